@@ -1,0 +1,35 @@
+#!/bin/sh
+# Install what seqlint needs to build and test, on Debian 12, as root.
+# Only packages that are missing are installed; nothing else is downloaded.
+#   scripts/deps.sh            build + test dependencies
+#   scripts/deps.sh --bench    also the benchmark peers (Concurrency Kit, DPDK)
+set -eu
+
+PKGS="clang-19 llvm-19-dev libclang-19-dev llvm-19-tools clang-tidy-19 libclang-rt-19-dev
+cmake ninja-build python3 gcc binutils pkg-config libjansson-dev
+qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
+gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-riscv64-cross
+libc6-dev-ppc64el-cross libc6-dev-armhf-cross"
+if [ "${1:-}" = "--bench" ]; then
+	PKGS="$PKGS libck-dev libdpdk-dev"
+fi
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+if [ -z "$missing" ]; then
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "seqlint: missing Debian packages:$missing" >&2
+	echo "seqlint: run as root (or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+echo "seqlint: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

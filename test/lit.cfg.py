@@ -1,0 +1,49 @@
+# -*- Python -*-
+# lit configuration for seqlint. Loaded through the generated
+# build/test/lit.site.cfg.py, which sets the paths below.
+import os
+import shutil
+
+import lit.formats
+
+config.name = "seqlint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.seqlint_obj_root, "test")
+
+# FileCheck, not, count, split-file come from the LLVM tools directory.
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))]
+)
+# Keep diagnostics stable: no colours, no locale surprises.
+config.environment["LC_ALL"] = "C"
+config.environment.pop("CLANG_TIDY", None)
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+kernel_inc = os.path.join(inputs, "kernel")
+
+# Order matters: lit substitutes in list order, so longer names go first.
+config.substitutions.append(
+    ("%clang_plugin", "%s -fplugin=%s -I%s" % (config.clang, config.plugin, kernel_inc))
+)
+config.substitutions.append(
+    ("%clang_cc1", "%s -cc1 -load %s -I%s" % (config.clang, config.plugin, kernel_inc))
+)
+config.substitutions.append(("%clang", config.clang))
+config.substitutions.append(("%plugin", config.plugin))
+config.substitutions.append(("%tidy_module", config.tidy_module))
+config.substitutions.append(("%seqlint_runner", config.runner))
+config.substitutions.append(("%src_root", config.seqlint_src_root))
+config.substitutions.append(("%obj_root", config.seqlint_obj_root))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%kernel_inc", kernel_inc))
+config.substitutions.append(("%python", shutil.which("python3") or "python3"))
+
+if os.path.exists(config.plugin):
+    config.available_features.add("plugin")
+if os.path.exists(config.tidy_module):
+    config.available_features.add("tidy-module")
+if os.path.exists(config.runner):
+    config.available_features.add("runner")
