@@ -5,7 +5,6 @@
 // (a C11 release fence, the runtime's seqlint_smp_wmb(), the runtime API)
 // must stay silent.  Notes attached to the warning are not checked here.
 //
-// REQUIRES: plugin
 // RUN: %clang_plugin -fsyntax-only -Xclang -verify -Xclang -verify-ignore-unexpected=note %runtime_cflags %s
 
 #include <stdatomic.h>

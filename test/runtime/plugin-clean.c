@@ -4,7 +4,6 @@
 // debug build) and, where cross toolchains exist, with the other arches'
 // inline asm.
 //
-// REQUIRES: plugin
 // RUN: %clang_plugin -fsyntax-only %runtime_cflags %s 2>&1 | FileCheck --allow-empty --implicit-check-not='warning:' %s
 // RUN: %clang_plugin -fsyntax-only %runtime_cflags -DSEQLINT_GENERIC_BARRIERS %s 2>&1 | FileCheck --allow-empty --implicit-check-not='warning:' %s
 // RUN: %clang_plugin -fsyntax-only %runtime_cflags -DSEQLINT_DEBUG %s 2>&1 | FileCheck --allow-empty --implicit-check-not='warning:' %s

@@ -1,0 +1,122 @@
+//===- Check.cpp ----------------------------------------------------------===//
+#include "Check.h"
+#include "core/MacroIndex.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+Finding Check::make(SourceLocation Loc, std::string Message) const {
+  Finding F;
+  F.Check = Name;
+  F.Loc = Loc;
+  F.Message = std::move(Message);
+  return F;
+}
+
+std::string Check::writeBarrierSpelling() const {
+  const MacroIndex &M = *Ctx->Macros;
+  if (M.isDefined("smp_wmb"))
+    return "smp_wmb();";
+  if (M.isDefined("rte_smp_wmb"))
+    return "rte_smp_wmb();";
+  if (M.isDefined("seqlint_smp_wmb"))
+    return "seqlint_smp_wmb();";
+  return "atomic_thread_fence(memory_order_release);";
+}
+
+std::string Check::readBarrierSpelling() const {
+  const MacroIndex &M = *Ctx->Macros;
+  if (M.isDefined("smp_rmb"))
+    return "smp_rmb();";
+  if (M.isDefined("rte_smp_rmb"))
+    return "rte_smp_rmb();";
+  if (M.isDefined("seqlint_smp_rmb"))
+    return "seqlint_smp_rmb();";
+  return "atomic_thread_fence(memory_order_acquire);";
+}
+
+std::string Check::name(const FunctionTrace &T, int Key) {
+  if (Key < 0)
+    return "the counter";
+  return T.key(Key).displayName();
+}
+
+std::string Check::spelling(const Event &E) {
+  if (!E.ApiName.empty())
+    return (E.ApiName + "()").str();
+  return "";
+}
+
+const Stmt *Check::statementOf(const FunctionTrace &T, const Stmt *S) const {
+  if (!T.PM)
+    return nullptr;
+  const Stmt *Cur = S;
+  for (unsigned I = 0; Cur && I < 64; ++I) {
+    const Stmt *P = T.PM->getParent(Cur);
+    if (!P)
+      return nullptr;
+    if (isa<CompoundStmt>(P))
+      return Cur;
+    if (isa<IfStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<ForStmt>(P) ||
+        isa<SwitchStmt>(P)) {
+      // Inside a condition or an unbraced body: no safe place for a line.
+      return nullptr;
+    }
+    Cur = P;
+  }
+  return nullptr;
+}
+
+std::string Check::indentOf(SourceLocation L) const {
+  const SourceManager &SM = Ctx->Ctx->getSourceManager();
+  auto [F, Off] = SM.getDecomposedLoc(L);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid)
+    return "";
+  size_t LineStart = Buf.rfind('\n', Off);
+  LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
+  StringRef Line = Buf.slice(LineStart, Off);
+  return Line.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
+}
+
+std::optional<FixItHint> Check::insertAfterStatement(const FunctionTrace &T,
+                                                     const Stmt *S,
+                                                     StringRef Code) const {
+  const Stmt *St = statementOf(T, S);
+  if (!St)
+    return std::nullopt;
+  const SourceManager &SM = Ctx->Ctx->getSourceManager();
+  const LangOptions &LO = Ctx->Ctx->getLangOpts();
+  SourceLocation End = SM.getExpansionRange(St->getEndLoc()).getEnd();
+  SourceLocation Begin = SM.getExpansionLoc(St->getBeginLoc());
+  if (End.isInvalid() || Begin.isInvalid() || SM.isInSystemHeader(End))
+    return std::nullopt;
+  SourceLocation After = Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false);
+  if (After.isInvalid())
+    return std::nullopt;
+  return FixItHint::CreateInsertion(After, ("\n" + indentOf(Begin) + Code).str());
+}
+
+std::optional<FixItHint> Check::insertBeforeStatement(const FunctionTrace &T,
+                                                      const Stmt *S,
+                                                      StringRef Code) const {
+  const Stmt *St = statementOf(T, S);
+  if (!St)
+    return std::nullopt;
+  const SourceManager &SM = Ctx->Ctx->getSourceManager();
+  SourceLocation Begin = SM.getExpansionLoc(St->getBeginLoc());
+  if (Begin.isInvalid() || SM.isInSystemHeader(Begin))
+    return std::nullopt;
+  return FixItHint::CreateInsertion(Begin, (Code + "\n" + indentOf(Begin)).str());
+}
+
+} // namespace seqlint

@@ -1,0 +1,79 @@
+//===- Check.h - the base of every seqlint check --------------------------===//
+//
+// A check observes the section analysis of each function (SectionObserver)
+// and turns what it sees into Findings. Checks know nothing of the front end
+// (plugin or clang-tidy): the Driver gives them a FindingSink.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CHECK_H
+#define SEQLINT_CHECK_H
+
+#include "core/Finding.h"
+#include "core/SectionAnalysis.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+}
+
+namespace seqlint {
+
+class MacroIndex;
+
+/// What every check may use while it runs over one translation unit.
+struct CheckContext {
+  clang::ASTContext *Ctx = nullptr;
+  const MacroIndex *Macros = nullptr;
+  FindingSink *Sink = nullptr;
+};
+
+class Check : public SectionObserver {
+public:
+  explicit Check(llvm::StringRef Name) : Name(Name.str()) {}
+  const std::string &name() const { return Name; }
+  void setContext(CheckContext &C) { Ctx = &C; }
+
+protected:
+  /// Starts a finding of this check at Loc.
+  Finding make(clang::SourceLocation Loc, std::string Message) const;
+  void emit(Finding F) const { Ctx->Sink->report(F); }
+
+  /// Spelling of the write/read barrier the user's code base has.
+  std::string writeBarrierSpelling() const;
+  std::string readBarrierSpelling() const;
+  /// A fix-it that inserts Code on its own line after the statement that
+  /// contains S, if S is a whole statement of a compound statement.
+  std::optional<clang::FixItHint> insertAfterStatement(const FunctionTrace &T,
+                                                       const clang::Stmt *S,
+                                                       llvm::StringRef Code) const;
+  /// Same, on its own line before the statement that contains S.
+  std::optional<clang::FixItHint> insertBeforeStatement(const FunctionTrace &T,
+                                                        const clang::Stmt *S,
+                                                        llvm::StringRef Code) const;
+  /// `s->seq` for messages.
+  static std::string name(const FunctionTrace &T, int Key);
+  /// How the API or access of E is spelled (for messages).
+  static std::string spelling(const Event &E);
+
+  CheckContext *Ctx = nullptr;
+
+private:
+  const clang::Stmt *statementOf(const FunctionTrace &T, const clang::Stmt *S) const;
+  std::string indentOf(clang::SourceLocation L) const;
+  std::string Name;
+};
+
+/// Every check seqlint knows, in catalogue order, and whether it is on by
+/// default.
+struct CheckInfo {
+  const char *Name;
+  bool DefaultOn;
+  std::unique_ptr<Check> (*Create)();
+};
+const std::vector<CheckInfo> &allChecks();
+
+} // namespace seqlint
+
+#endif

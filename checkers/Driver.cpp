@@ -1,0 +1,227 @@
+//===- Driver.cpp ---------------------------------------------------------===//
+#include "Driver.h"
+#include "Check.h"
+#include "core/Classifier.h"
+#include "core/SectionAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+
+/// Fans one SectionObserver call out to every enabled check.
+class Multiplexer : public SectionObserver {
+public:
+  explicit Multiplexer(std::vector<std::unique_ptr<Check>> &Checks) : Checks(Checks) {}
+#define FORWARD(Method, Params, Args)                                          \
+  void Method Params override {                                                \
+    for (auto &Chk : Checks)                                                   \
+      Chk->Method Args;                                                        \
+  }
+  FORWARD(writeStoreBeforeBarrier,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(writeEndUnordered,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(writeExitOpen,
+          (const FunctionTrace &T, int K, const Event &A, SourceLocation L), (T, K, A, L))
+  FORWARD(writeEndWithoutBegin, (const FunctionTrace &T, int K, const Event &A),
+          (T, K, A))
+  FORWARD(writeBeginWhileOpen,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(readLoadBeforeBarrier,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(readRetryUnordered,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(readSideEffect,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(functionDone, (const FunctionTrace &T, Classifier &C), (T, C))
+#undef FORWARD
+private:
+  std::vector<std::unique_ptr<Check>> &Checks;
+};
+
+/// Drops NOLINTed and duplicate findings before the front end sees them.
+class FilteringSink : public FindingSink {
+public:
+  FilteringSink(FindingSink &Out, const SourceManager &SM, bool Nolint)
+      : Out(Out), SM(SM), Nolint(SM), ApplyNolint(Nolint) {}
+  void report(const Finding &F) override {
+    if (F.Loc.isInvalid())
+      return;
+    SourceLocation L = SM.getFileLoc(F.Loc);
+    if (SM.isInSystemHeader(L))
+      return;
+    std::string Key = F.Check + "@" + std::to_string(L.getRawEncoding()) + ":" + F.Message;
+    if (!Seen.insert(Key).second)
+      return;
+    if (ApplyNolint && Nolint.isSuppressed(L, F.Check))
+      return;
+    Out.report(F);
+  }
+
+private:
+  FindingSink &Out;
+  const SourceManager &SM;
+  Suppressions Nolint;
+  bool ApplyNolint;
+  StringSet<> Seen;
+};
+
+const char *kindName(EventKind K) {
+  switch (K) {
+  case EventKind::ReadBegin: return "read-begin";
+  case EventKind::ReadRetry: return "read-retry";
+  case EventKind::ReadBeginOrLock: return "read-begin-or-lock";
+  case EventKind::ReadDone: return "read-done";
+  case EventKind::WriteBegin: return "write-begin";
+  case EventKind::WriteEnd: return "write-end";
+  case EventKind::WriteStep: return "write-step";
+  case EventKind::CounterInc: return "counter-inc";
+  case EventKind::Barrier: return "barrier";
+  case EventKind::Load: return "load";
+  case EventKind::Store: return "store";
+  case EventKind::RMW: return "rmw";
+  case EventKind::Lock: return "lock";
+  case EventKind::Unlock: return "unlock";
+  case EventKind::Call: return "call";
+  case EventKind::Return: return "return";
+  }
+  return "?";
+}
+
+const char *orderName(Order O) {
+  switch (O) {
+  case Order::Plain: return "plain";
+  case Order::Once: return "once";
+  case Order::Acquire: return "acquire";
+  case Order::Release: return "release";
+  case Order::AcqRel: return "acq_rel";
+  case Order::SeqCst: return "seq_cst";
+  }
+  return "?";
+}
+
+void dumpTrace(const FunctionTrace &T, const SourceManager &SM, raw_ostream &OS) {
+  OS << "function " << T.FD->getName() << "\n";
+  // Print blocks from the entry in ID order (descending IDs ~ source order).
+  for (unsigned Id = T.Blocks.size(); Id-- > 0;) {
+    for (const Event &E : T.Blocks[Id].Events) {
+      OS << "  " << SM.getSpellingLineNumber(E.Loc) << ":"
+         << SM.getSpellingColumnNumber(E.Loc) << " " << kindName(E.Kind);
+      if (!E.ApiName.empty())
+        OS << " api=" << E.ApiName;
+      if (E.Key >= 0)
+        OS << " key=" << T.key(E.Key).displayName();
+      switch (E.Kind) {
+      case EventKind::Load:
+      case EventKind::Store:
+      case EventKind::RMW:
+      case EventKind::CounterInc:
+      case EventKind::ReadBegin:
+        OS << " order=" << orderName(E.Ord);
+        break;
+      default:
+        break;
+      }
+      if (E.Kind == EventKind::Barrier) {
+        OS << " orders=";
+        if (!E.Bits)
+          OS << "none";
+        if (E.Bits & OrdLL) OS << "LL";
+        if (E.Bits & OrdLS) OS << "LS";
+        if (E.Bits & OrdSS) OS << "SS";
+        if (E.Bits & OrdSL) OS << "SL";
+      }
+      if (E.Increment)
+        OS << " increment";
+      if (E.Masked)
+        OS << " masked";
+      if (E.Kind == EventKind::ReadRetry && !E.RetryHasBarrier)
+        OS << " no-barrier";
+      if (E.Kind == EventKind::Call && E.Callee)
+        OS << " callee=" << E.Callee->getName();
+      if (E.SideEffect)
+        OS << " side-effect";
+      OS << "\n";
+    }
+  }
+}
+
+bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiModel &M) {
+  if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext())
+    return false;
+  SourceLocation L = SM.getExpansionLoc(FD->getLocation());
+  if (L.isInvalid() || SM.isInSystemHeader(L))
+    return false;
+  if (FD->getIdentifier() && M.isImplementationFunction(FD->getName()))
+    return false;
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L)))
+    if (M.isApiHeader(FE->getName()))
+      return false;
+  return true;
+}
+
+void collectFunctions(DeclContext *DC, std::vector<const FunctionDecl *> &Out) {
+  for (Decl *D : DC->decls()) {
+    if (auto *FD = dyn_cast<FunctionDecl>(D))
+      Out.push_back(FD);
+    else if (auto *LS = dyn_cast<LinkageSpecDecl>(D))
+      collectFunctions(LS, Out);
+    else if (auto *NS = dyn_cast<NamespaceDecl>(D))
+      collectFunctions(NS, Out);
+  }
+}
+
+} // namespace
+
+std::vector<std::string> enabledChecks(const CheckFilter &Filter) {
+  std::vector<std::string> Names;
+  for (const CheckInfo &I : allChecks())
+    if (Filter.isEnabled(I.Name, I.DefaultOn))
+      Names.push_back(I.Name);
+  return Names;
+}
+
+void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
+                const DriverOptions &Opts) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  FilteringSink Filter(Sink, SM, Opts.ApplyNolint);
+  CheckContext CC;
+  CC.Ctx = &Ctx;
+  CC.Macros = &Macros;
+  CC.Sink = &Filter;
+  std::vector<std::unique_ptr<Check>> Checks;
+  for (const CheckInfo &I : allChecks())
+    if (Opts.Filter.isEnabled(I.Name, I.DefaultOn)) {
+      Checks.push_back(I.Create());
+      Checks.back()->setContext(CC);
+    }
+  if (Checks.empty() && !Opts.DumpEvents)
+    return;
+  const ApiModel &Model = getApiModel();
+  Classifier Cl(Ctx, Macros, Model);
+  Multiplexer Mux(Checks);
+  std::vector<const FunctionDecl *> Functions;
+  collectFunctions(Ctx.getTranslationUnitDecl(), Functions);
+  for (const FunctionDecl *FD : Functions) {
+    if (!shouldAnalyse(FD, SM, Model))
+      continue;
+    std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
+    if (!T)
+      continue;
+    if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      dumpTrace(*T, SM, *Opts.DumpEvents);
+    runSectionAnalysis(*T, Cl, Mux);
+  }
+}
+
+} // namespace seqlint

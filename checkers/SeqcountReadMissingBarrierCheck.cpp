@@ -1,0 +1,61 @@
+//===- SeqcountReadMissingBarrierCheck.cpp --------------------------------===//
+//
+// seqcount-read-missing-barrier: a reader must order the load that begins
+// the section before its data loads (load-acquire or smp_rmb), and its data
+// loads before the recheck (smp_rmb, which read_seqcount_retry() issues and
+// __read_seqcount_retry() and open-coded rechecks do not).
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+
+namespace seqlint {
+namespace {
+
+class SeqcountReadMissingBarrierCheck : public Check {
+public:
+  SeqcountReadMissingBarrierCheck() : Check("seqcount-read-missing-barrier") {}
+
+  void readLoadBeforeBarrier(const FunctionTrace &T, int Counter, const Event &Begin,
+                             const Event &Load) override {
+    std::string C = name(T, Counter);
+    std::string B = readBarrierSpelling();
+    Finding F = make(Load.Loc, "load of '" + name(T, Load.Key) +
+                                   "' is not ordered after the load of seqcount '" + C +
+                                   "' that begins the read section: it can read data "
+                                   "older than the count; load the count with "
+                                   "smp_load_acquire() or add " +
+                                   B.substr(0, B.size() - 1) + " after it");
+    F.Notes.push_back({Begin.Loc, "the read section of '" + C + "' begins here"});
+    if (auto Fix = insertAfterStatement(T, Begin.S, B))
+      F.FixIts.push_back(*Fix);
+    emit(F);
+  }
+
+  void readRetryUnordered(const FunctionTrace &T, int Counter, const Event &Retry,
+                          const Event &Load) override {
+    std::string C = name(T, Counter);
+    std::string B = readBarrierSpelling();
+    std::string What = Retry.OpenCoded || Retry.ApiName.empty() ? "recheck of seqcount '" + C + "'"
+                                             : spelling(Retry) + " on '" + C + "'";
+    Finding F = make(Retry.Loc, What +
+                                    " is not ordered after the data loads: the count "
+                                    "can be read before the data and validate a torn "
+                                    "read; add " +
+                                    B.substr(0, B.size() - 1) + " before it" +
+                                    (Retry.OpenCoded || Retry.ApiName.empty()
+                                         ? ""
+                                         : " or use read_seqcount_retry()"));
+    F.Notes.push_back({Load.Loc, "this load can be satisfied after the recheck"});
+    if (auto Fix = insertBeforeStatement(T, Retry.S, B))
+      F.FixIts.push_back(*Fix);
+    emit(F);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> createSeqcountReadMissingBarrierCheck() {
+  return std::make_unique<SeqcountReadMissingBarrierCheck>();
+}
+
+} // namespace seqlint

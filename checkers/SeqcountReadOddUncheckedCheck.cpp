@@ -1,0 +1,61 @@
+//===- SeqcountReadOddUncheckedCheck.cpp ----------------------------------===//
+//
+// seqcount-read-odd-unchecked: an odd count means a writer is inside its
+// section. An open-coded reader that neither waits for an even count, tests
+// the low bit, nor masks it (`& ~1`, so the recheck fails) can begin while
+// the writer is halfway and validate the torn data when the count has not
+// moved by the recheck... or, with a masked-off recheck, never notice.
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+
+namespace seqlint {
+namespace {
+
+class SeqcountReadOddUncheckedCheck : public Check {
+public:
+  SeqcountReadOddUncheckedCheck() : Check("seqcount-read-odd-unchecked") {}
+
+  void functionDone(const FunctionTrace &T, Classifier &) override {
+    for (const auto &[Key, Vars] : T.OpenReaders) {
+      if (T.OddCheckedKeys.count(Key))
+        continue;
+      const Event *Begin = nullptr, *Recheck = nullptr;
+      bool Checked = false;
+      for (const BlockEvents &BE : T.Blocks)
+        for (const Event &E : BE.Events) {
+          if (E.Key != Key || !E.OpenCoded)
+            continue;
+          if (E.Kind == EventKind::ReadBegin) {
+            if (E.Masked || (E.Var && T.OddCheckedVars.count(E.Var)))
+              Checked = true;
+            if (!Begin)
+              Begin = &E;
+          } else if (E.Kind == EventKind::ReadRetry && !Recheck) {
+            Recheck = &E;
+          }
+        }
+      if (Checked || !Begin)
+        continue;
+      std::string C = name(T, Key);
+      Finding F = make(Begin->Loc,
+                       "read section begins with a load of seqcount '" + C +
+                           "' that may be odd (a writer is inside its section) and "
+                           "is neither checked nor masked: the section can validate "
+                           "data the writer is still changing; wait while the count "
+                           "is odd, or mask the low bit with '& ~1'");
+      if (Recheck)
+        F.Notes.push_back({Recheck->Loc, "the section is validated here against the "
+                                         "unchecked value"});
+      emit(F);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Check> createSeqcountReadOddUncheckedCheck() {
+  return std::make_unique<SeqcountReadOddUncheckedCheck>();
+}
+
+} // namespace seqlint

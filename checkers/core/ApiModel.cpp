@@ -1,0 +1,375 @@
+//===- ApiModel.cpp - the built-in API profiles ---------------------------===//
+#include "core/ApiModel.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+ApiEntry barrier(BarrierKind K, Family F = Family::Linux) {
+  ApiEntry E{Role::Barrier, F};
+  E.Barrier = K;
+  return E;
+}
+ApiEntry role(Role R, Family F = Family::Linux) { return ApiEntry{R, F}; }
+ApiEntry access(Role R, Order O, bool ArgIsPointer, Family F = Family::Linux) {
+  ApiEntry E{R, F};
+  E.Ord = O;
+  E.ArgIsPointer = ArgIsPointer;
+  return E;
+}
+ApiEntry retry(bool HasBarrier, Family F = Family::Linux) {
+  ApiEntry E{Role::ReadRetry, F};
+  E.ValueArg = 1;
+  E.RetryHasBarrier = HasBarrier;
+  return E;
+}
+ApiEntry begin(Order O = Order::Acquire, Family F = Family::Linux) {
+  ApiEntry E{Role::ReadBegin, F};
+  E.Ord = O;
+  return E;
+}
+} // namespace
+
+ApiModel::ApiModel() {
+  // --- Linux: include/linux/seqlock.h (6.12) -------------------------------
+  // Read side. In 6.12 every begin loads the count with smp_load_acquire()
+  // (seqprop_sequence), the plain begins spin while the count is odd.
+  for (StringRef N : {"read_seqcount_begin", "raw_read_seqcount_begin",
+                      "__read_seqcount_begin", "raw_seqcount_begin",
+                      "raw_read_seqcount", "read_seqbegin",
+                      "raw_read_seqcount_latch", "read_seqcount_latch",
+                      "u64_stats_fetch_begin", "__u64_stats_fetch_begin"})
+    add(N, begin());
+  add("read_seqcount_retry", retry(true));
+  add("read_seqretry", retry(true));
+  add("need_seqretry", retry(true));
+  add("read_seqcount_latch_retry", retry(true));
+  add("raw_read_seqcount_latch_retry", retry(true));
+  add("u64_stats_fetch_retry", retry(true));
+  add("__u64_stats_fetch_retry", retry(true));
+  // __read_seqcount_retry() does not issue smp_rmb(): the caller must.
+  add("__read_seqcount_retry", retry(false));
+  add("do___read_seqcount_retry", retry(false));
+  {
+    ApiEntry E{Role::ReadBeginOrLock};
+    E.ValueArg = 1;
+    add("read_seqbegin_or_lock", E);
+    add("read_seqbegin_or_lock_irqsave", E);
+    ApiEntry D{Role::ReadDone};
+    D.ValueArg = 1;
+    add("done_seqretry", D);
+    add("done_seqretry_irqrestore", D);
+  }
+  // Write side.
+  for (StringRef N :
+       {"write_seqcount_begin", "write_seqcount_begin_nested",
+        "raw_write_seqcount_begin", "write_seqlock", "write_seqlock_bh",
+        "write_seqlock_irq", "write_seqlock_irqsave", "write_seqcount_latch_begin",
+        "u64_stats_update_begin", "u64_stats_update_begin_irqsave"})
+    add(N, role(Role::WriteBegin));
+  for (StringRef N :
+       {"write_seqcount_end", "raw_write_seqcount_end", "write_sequnlock",
+        "write_sequnlock_bh", "write_sequnlock_irq", "write_sequnlock_irqrestore",
+        "write_seqcount_latch_end", "u64_stats_update_end",
+        "u64_stats_update_end_irqrestore"})
+    add(N, role(Role::WriteEnd));
+  for (StringRef N : {"write_seqcount_invalidate", "raw_write_seqcount_barrier",
+                      "raw_write_seqcount_latch", "write_seqcount_latch"})
+    add(N, role(Role::WriteOneShot));
+  // Exclusive readers take the lock: they are not lockless sections.
+  add("read_seqlock_excl", role(Role::Lock));
+  add("read_seqlock_excl_bh", role(Role::Lock));
+  add("read_seqlock_excl_irq", role(Role::Lock));
+  add("read_seqlock_excl_irqsave", role(Role::Lock));
+  add("read_sequnlock_excl", role(Role::Unlock));
+  add("read_sequnlock_excl_bh", role(Role::Unlock));
+  add("read_sequnlock_excl_irq", role(Role::Unlock));
+  add("read_sequnlock_excl_irqrestore", role(Role::Unlock));
+  for (StringRef N : {"seqcount_init", "seqlock_init", "seqcount_latch_init",
+                      "seqcount_spinlock_init", "seqcount_raw_spinlock_init",
+                      "seqcount_mutex_init", "seqcount_rwlock_init",
+                      "u64_stats_init", "seqcount_lockdep_reader_access",
+                      "u64_stats_read", "u64_stats_set", "u64_stats_add",
+                      "u64_stats_inc"})
+    add(N, role(Role::Pure));
+
+  // --- Linux: barriers and accessors ---------------------------------------
+  for (StringRef N : {"smp_mb", "mb", "virt_mb", "smp_mb__before_atomic",
+                      "smp_mb__after_atomic", "smp_mb__after_spinlock",
+                      "smp_mb__after_unlock_lock", "smp_mb__after_srcu_read_unlock"})
+    add(N, barrier(BarrierKind::Full));
+  for (StringRef N : {"smp_rmb", "rmb", "dma_rmb", "virt_rmb"})
+    add(N, barrier(BarrierKind::Read));
+  for (StringRef N : {"smp_wmb", "wmb", "dma_wmb", "virt_wmb"})
+    add(N, barrier(BarrierKind::Write));
+  add("smp_acquire__after_ctrl_dep", barrier(BarrierKind::Acquire));
+  add("barrier", barrier(BarrierKind::Compiler));
+  add("barrier_data", barrier(BarrierKind::Compiler));
+  add("READ_ONCE", access(Role::Load, Order::Once, false));
+  add("ACCESS_ONCE", access(Role::Load, Order::Once, false));
+  add("data_race", role(Role::Pure));
+  add("WRITE_ONCE", access(Role::Store, Order::Once, false));
+  add("smp_load_acquire", access(Role::Load, Order::Acquire, true));
+  add("smp_store_release", access(Role::Store, Order::Release, true));
+  add("smp_store_mb", access(Role::Store, Order::SeqCst, false));
+  add("virt_load_acquire", access(Role::Load, Order::Acquire, true));
+  add("virt_store_release", access(Role::Store, Order::Release, true));
+  add("virt_store_mb", access(Role::Store, Order::SeqCst, false));
+  // rcu_dereference: an address-dependency ordered load.
+  for (StringRef N : {"rcu_dereference", "rcu_dereference_raw", "rcu_dereference_check",
+                      "rcu_dereference_bh", "rcu_dereference_sched",
+                      "rcu_dereference_protected", "srcu_dereference",
+                      "rcu_access_pointer"})
+    add(N, access(Role::Load, Order::Once, false));
+  add("rcu_assign_pointer", access(Role::Store, Order::Release, false));
+  for (StringRef N :
+       {"rcu_read_lock", "rcu_read_unlock", "rcu_read_lock_bh", "rcu_read_unlock_bh",
+        "rcu_read_lock_sched", "rcu_read_unlock_sched", "preempt_disable",
+        "preempt_enable", "preempt_disable_notrace", "preempt_enable_notrace",
+        "migrate_disable", "migrate_enable", "cpu_relax", "might_sleep",
+        "lockdep_assert_held", "lockdep_assert_irqs_disabled",
+        "lockdep_assert_preemption_disabled", "kcsan_atomic_next", "kcsan_mb",
+        "local_irq_save", "local_irq_restore", "local_irq_disable",
+        "local_irq_enable", "raw_local_irq_save", "raw_local_irq_restore",
+        "local_bh_disable", "local_bh_enable", "unlikely", "likely",
+        "WARN_ON", "WARN_ON_ONCE", "WARN", "WARN_ONCE", "BUG_ON",
+        "VM_BUG_ON", "VM_WARN_ON", "VM_WARN_ON_ONCE", "this_cpu_ptr",
+        "per_cpu_ptr", "raw_cpu_ptr", "smp_processor_id",
+        "raw_smp_processor_id"})
+    add(N, role(Role::Pure));
+
+  // --- Linux: locks ----------------------------------------------------------
+  for (StringRef N :
+       {"spin_lock", "spin_lock_bh", "spin_lock_irq", "spin_lock_irqsave",
+        "spin_lock_nested", "raw_spin_lock", "raw_spin_lock_irq",
+        "raw_spin_lock_irqsave", "raw_spin_lock_bh", "mutex_lock",
+        "mutex_lock_nested", "mutex_lock_interruptible", "mutex_lock_killable",
+        "read_lock", "read_lock_bh", "read_lock_irq", "read_lock_irqsave",
+        "write_lock", "write_lock_bh", "write_lock_irq", "write_lock_irqsave",
+        "down_read", "down_write", "spin_trylock", "mutex_trylock"})
+    add(N, role(Role::Lock));
+  for (StringRef N :
+       {"spin_unlock", "spin_unlock_bh", "spin_unlock_irq",
+        "spin_unlock_irqrestore", "raw_spin_unlock", "raw_spin_unlock_irq",
+        "raw_spin_unlock_irqrestore", "raw_spin_unlock_bh", "mutex_unlock",
+        "read_unlock", "read_unlock_bh", "read_unlock_irq",
+        "read_unlock_irqrestore", "write_unlock", "write_unlock_bh",
+        "write_unlock_irq", "write_unlock_irqrestore", "up_read", "up_write"})
+    add(N, role(Role::Unlock));
+  for (StringRef N : {"pthread_mutex_lock", "pthread_rwlock_rdlock",
+                      "pthread_rwlock_wrlock", "pthread_spin_lock"})
+    add(N, role(Role::Lock, Family::Posix));
+  for (StringRef N : {"pthread_mutex_unlock", "pthread_rwlock_unlock",
+                      "pthread_spin_unlock"})
+    add(N, role(Role::Unlock, Family::Posix));
+
+  // --- Side effects that must never repeat on a retry ------------------------
+  for (StringRef N :
+       {"printk", "_printk", "printk_deferred", "pr_emerg", "pr_alert", "pr_crit",
+        "pr_err", "pr_warn", "pr_notice", "pr_info", "pr_debug", "pr_cont",
+        "dev_err", "dev_warn", "dev_info", "dev_dbg", "kfree", "kvfree", "vfree",
+        "kmalloc", "kzalloc", "kcalloc", "kvmalloc", "vmalloc", "kmem_cache_alloc",
+        "kmem_cache_free", "kfree_rcu", "call_rcu", "schedule", "msleep",
+        "copy_to_user", "copy_from_user", "put_user", "get_user", "wake_up",
+        "wake_up_process", "complete", "queue_work", "schedule_work"})
+    add(N, role(Role::SideEffect));
+  for (StringRef N :
+       {"printf", "fprintf", "puts", "fputs", "putchar", "write", "read",
+        "malloc", "calloc", "realloc", "free", "abort", "exit", "fwrite",
+        "fflush", "syslog", "send", "recv", "sendto", "recvfrom", "usleep",
+        "sleep", "nanosleep"})
+    add(N, role(Role::SideEffect, Family::Libc));
+  for (StringRef N : {"memcpy", "memset", "memmove", "__builtin_memcpy",
+                      "__builtin_memset", "__builtin_memmove"})
+    add(N, role(Role::Pure, Family::Libc)); // stores through args are checked
+
+  // --- QEMU include/qemu/seqlock.h and atomic.h ------------------------------
+  add("seqlock_read_begin", begin(Order::Acquire, Family::QEMU));
+  add("seqlock_read_retry", retry(true, Family::QEMU));
+  add("seqlock_write_begin", role(Role::WriteBegin, Family::QEMU));
+  add("seqlock_write_end", role(Role::WriteEnd, Family::QEMU));
+  add("seqlock_write_lock", role(Role::WriteBegin, Family::QEMU));
+  add("seqlock_write_unlock", role(Role::WriteEnd, Family::QEMU));
+  add("qatomic_read", access(Role::Load, Order::Once, true, Family::QEMU));
+  add("qatomic_set", access(Role::Store, Order::Once, true, Family::QEMU));
+  add("qatomic_load_acquire", access(Role::Load, Order::Acquire, true, Family::QEMU));
+  add("qatomic_store_release", access(Role::Store, Order::Release, true, Family::QEMU));
+  add("qatomic_rcu_read", access(Role::Load, Order::Once, true, Family::QEMU));
+  add("qatomic_rcu_set", access(Role::Store, Order::Release, true, Family::QEMU));
+  add("qatomic_inc", access(Role::RMW, Order::SeqCst, true, Family::QEMU));
+  add("qatomic_dec", access(Role::RMW, Order::SeqCst, true, Family::QEMU));
+  add("qatomic_fetch_add", access(Role::RMW, Order::SeqCst, true, Family::QEMU));
+  add("qatomic_mb_set", access(Role::Store, Order::SeqCst, true, Family::QEMU));
+
+  // --- DPDK rte_seqcount.h / rte_seqlock.h / rte_atomic.h --------------------
+  add("rte_seqcount_read_begin", begin(Order::Acquire, Family::DPDK));
+  add("rte_seqcount_read_retry", retry(true, Family::DPDK));
+  add("rte_seqcount_write_begin", role(Role::WriteBegin, Family::DPDK));
+  add("rte_seqcount_write_end", role(Role::WriteEnd, Family::DPDK));
+  add("rte_seqlock_read_begin", begin(Order::Acquire, Family::DPDK));
+  add("rte_seqlock_read_retry", retry(true, Family::DPDK));
+  add("rte_seqlock_write_lock", role(Role::WriteBegin, Family::DPDK));
+  add("rte_seqlock_write_unlock", role(Role::WriteEnd, Family::DPDK));
+  add("rte_smp_mb", barrier(BarrierKind::Full, Family::DPDK));
+  add("rte_mb", barrier(BarrierKind::Full, Family::DPDK));
+  add("rte_smp_rmb", barrier(BarrierKind::Read, Family::DPDK));
+  add("rte_rmb", barrier(BarrierKind::Read, Family::DPDK));
+  add("rte_smp_wmb", barrier(BarrierKind::Write, Family::DPDK));
+  add("rte_wmb", barrier(BarrierKind::Write, Family::DPDK));
+  add("rte_compiler_barrier", barrier(BarrierKind::Compiler, Family::DPDK));
+  add("rte_pause", role(Role::Pure, Family::DPDK));
+
+  // --- Concurrency Kit ck_sequence.h / ck_pr.h --------------------------------
+  add("ck_sequence_read_begin", begin(Order::Acquire, Family::CK));
+  add("ck_sequence_read_retry", retry(true, Family::CK));
+  add("ck_sequence_write_begin", role(Role::WriteBegin, Family::CK));
+  add("ck_sequence_write_end", role(Role::WriteEnd, Family::CK));
+  add("ck_pr_fence_memory", barrier(BarrierKind::Full, Family::CK));
+  add("ck_pr_fence_strict_memory", barrier(BarrierKind::Full, Family::CK));
+  add("ck_pr_fence_load", barrier(BarrierKind::Read, Family::CK));
+  add("ck_pr_fence_strict_load", barrier(BarrierKind::Read, Family::CK));
+  add("ck_pr_fence_store", barrier(BarrierKind::Write, Family::CK));
+  add("ck_pr_fence_strict_store", barrier(BarrierKind::Write, Family::CK));
+  add("ck_pr_fence_acquire", barrier(BarrierKind::Acquire, Family::CK));
+  add("ck_pr_fence_release", barrier(BarrierKind::Release, Family::CK));
+  add("ck_pr_barrier", barrier(BarrierKind::Compiler, Family::CK));
+  add("ck_pr_stall", role(Role::Pure, Family::CK));
+
+  // --- GNU builtins ---------------------------------------------------------
+  add("__sync_synchronize", barrier(BarrierKind::Full, Family::GNU));
+
+  // --- seqlint's own runtime (runtime/include/seqlint/seqcount.h) ------------
+  add("seqlint_read_begin", begin(Order::Acquire, Family::Runtime));
+  add("seqlint_read_retry", retry(true, Family::Runtime));
+  add("seqlint_write_begin", role(Role::WriteBegin, Family::Runtime));
+  add("seqlint_write_end", role(Role::WriteEnd, Family::Runtime));
+  add("seqlint_seqlock_read_begin", begin(Order::Acquire, Family::Runtime));
+  add("seqlint_seqlock_read_retry", retry(true, Family::Runtime));
+  add("seqlint_seqlock_write_lock", role(Role::WriteBegin, Family::Runtime));
+  add("seqlint_seqlock_write_unlock", role(Role::WriteEnd, Family::Runtime));
+  add("seqlint_smp_mb", barrier(BarrierKind::Full, Family::Runtime));
+  add("seqlint_smp_rmb", barrier(BarrierKind::Read, Family::Runtime));
+  add("seqlint_smp_wmb", barrier(BarrierKind::Write, Family::Runtime));
+  add("seqlint_barrier", barrier(BarrierKind::Compiler, Family::Runtime));
+  add("seqlint_load_acquire", access(Role::Load, Order::Acquire, true, Family::Runtime));
+  add("seqlint_store_release", access(Role::Store, Order::Release, true, Family::Runtime));
+  add("seqlint_read_once", access(Role::Load, Order::Once, false, Family::Runtime));
+  add("seqlint_write_once", access(Role::Store, Order::Once, false, Family::Runtime));
+  // Latch readers use the odd bit to pick a copy: never an odd-count bug.
+  add("seqlint_latch_read_begin", begin(Order::Acquire, Family::Runtime));
+  add("seqlint_latch_read_retry", retry(true, Family::Runtime));
+  for (StringRef N : {"seqlint_latch_write_begin", "seqlint_latch_write_switch",
+                      "seqlint_latch_write_end"})
+    add(N, role(Role::WriteOneShot, Family::Runtime));
+  add("seqlint_spin_lock", role(Role::Lock, Family::Runtime));
+  add("seqlint_spin_trylock", role(Role::Lock, Family::Runtime));
+  add("seqlint_spin_unlock", role(Role::Unlock, Family::Runtime));
+  for (StringRef N : {"seqlint_copy_in", "seqlint_copy_out", "seqlint_read_object",
+                      "seqlint_write_object", "seqlint_latch_read_object",
+                      "seqlint_latch_write_object", "seqlint_cpu_relax",
+                      "seqlint_seqcount_init", "seqlint_seqlock_init",
+                      "seqlint_latch_init", "seqlint_spin_init", "seqlint_latch_index"})
+    add(N, role(Role::Pure, Family::Runtime));
+}
+
+/// Kernel atomics follow a naming scheme: classify by pattern rather than
+/// listing hundreds of names. Value-returning RMWs without an ordering
+/// suffix are fully ordered; void RMWs and _relaxed ones are unordered.
+static std::optional<ApiEntry> classifyKernelAtomic(StringRef Name) {
+  StringRef Rest;
+  if (Name.starts_with("atomic64_"))
+    Rest = Name.drop_front(9);
+  else if (Name.starts_with("atomic_long_"))
+    Rest = Name.drop_front(12);
+  else if (Name.starts_with("atomic_"))
+    Rest = Name.drop_front(7);
+  else
+    return std::nullopt;
+  if (Rest == "read")
+    return access(Role::Load, Order::Once, true);
+  if (Rest == "read_acquire")
+    return access(Role::Load, Order::Acquire, true);
+  if (Rest == "set")
+    return access(Role::Store, Order::Once, true);
+  if (Rest == "set_release")
+    return access(Role::Store, Order::Release, true);
+  // C11 generic functions share the prefix; they are handled structurally.
+  if (Rest.starts_with("load") || Rest.starts_with("store") ||
+      Rest.starts_with("thread_fence") || Rest.starts_with("signal_fence") ||
+      Rest.starts_with("init") || Rest.starts_with("is_lock_free") ||
+      Rest.starts_with("compare_exchange") || Rest.starts_with("flag"))
+    return std::nullopt;
+  static const char *Ops[] = {"inc", "dec", "add", "sub", "and", "or", "xor",
+                              "andnot", "xchg", "cmpxchg", "try_cmpxchg",
+                              "fetch_"};
+  bool IsRMW = false;
+  for (const char *Op : Ops)
+    if (Rest.starts_with(Op))
+      IsRMW = true;
+  if (!IsRMW)
+    return std::nullopt;
+  Order O = Order::SeqCst;
+  if (Rest.ends_with("_relaxed"))
+    O = Order::Once;
+  else if (Rest.ends_with("_acquire"))
+    O = Order::Acquire;
+  else if (Rest.ends_with("_release"))
+    O = Order::Release;
+  else if (Rest == "inc" || Rest == "dec" || Rest == "add" || Rest == "sub" ||
+           Rest == "and" || Rest == "or" || Rest == "xor" || Rest == "andnot")
+    O = Order::Once; // void RMWs are unordered in the LKMM
+  return access(Role::RMW, O, true);
+}
+
+const ApiEntry *ApiModel::lookup(StringRef Name) const {
+  auto It = Entries.find(Name);
+  if (It != Entries.end())
+    return &It->second;
+  if (auto E = classifyKernelAtomic(Name)) {
+    // Cache pattern hits so the returned pointer stays valid.
+    auto &Self = const_cast<ApiModel &>(*this);
+    return &Self.Entries.insert({Name, *E}).first->second;
+  }
+  return nullptr;
+}
+
+bool ApiModel::isImplementationFunction(StringRef Name) const {
+  if (Entries.count(Name))
+    return true;
+  static const char *Prefixes[] = {
+      "seqprop_", "__seqprop", "__seqcount_", "seqcount_", "do_write_seqcount",
+      "do_raw_write_seqcount", "do_read_seqcount", "do___read_seqcount",
+      "do_raw_read_seqcount", "__read_seqcount", "raw_read_seqcount",
+      "raw_write_seqcount", "write_seqcount", "read_seqcount", "__u64_stats",
+      "u64_stats_", "__seqlock", "seqlock_", "rte_seqcount_", "rte_seqlock_",
+      "ck_sequence_", "arch_atomic", "raw_atomic", "__c11_", "seqlint_"};
+  for (const char *P : Prefixes)
+    if (Name.starts_with(P))
+      return true;
+  return false;
+}
+
+bool ApiModel::isApiHeader(StringRef FileName) const {
+  if (FileName.contains("/seqlint/") &&
+      (FileName.ends_with("seqcount.h") || FileName.ends_with("barrier.h") ||
+       FileName.ends_with("linux.h") || FileName.contains("/arch/")))
+    return true;
+  size_t Slash = FileName.find_last_of('/');
+  if (Slash != StringRef::npos)
+    FileName = FileName.drop_front(Slash + 1);
+  return StringSwitch<bool>(FileName)
+      .Cases("seqlock.h", "seqlock_types.h", "u64_stats_sync.h", "rwonce.h",
+             "barrier.h", "rte_seqlock.h", "rte_seqcount.h", true)
+      .Cases("ck_sequence.h", "ck_pr.h", "stdatomic.h", "atomic.h", true)
+      .Default(false);
+}
+
+const ApiModel &getApiModel() {
+  static ApiModel M;
+  return M;
+}
+
+} // namespace seqlint

@@ -1,0 +1,92 @@
+//===- ApiModel.h - what seqlint knows about seqcount/barrier APIs --------===//
+//
+// Every API seqlint recognizes is described here by name: the Linux kernel
+// (seqlock.h, barrier.h, compiler.h, u64_stats_sync.h, atomics, locks), QEMU,
+// DPDK, Concurrency Kit, C11 <stdatomic.h> and GCC __atomic builtins, and
+// seqlint's own runtime. Recognition is by the outermost known macro name, or
+// by callee name for functions; what the API expands to does not matter.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_APIMODEL_H
+#define SEQLINT_CORE_APIMODEL_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+
+namespace seqlint {
+
+enum class Role : unsigned char {
+  ReadBegin,        // v = begin(counter)
+  ReadBeginOrLock,  // begin_or_lock(counter, &v)
+  ReadRetry,        // retry(counter, v) -> nonzero: retry
+  ReadDone,         // done_seqretry(counter, v): ends a begin_or_lock section
+  WriteBegin,       // begin(counter): count becomes odd, write barrier after
+  WriteEnd,         // end(counter): write barrier before, count even again
+  WriteOneShot,     // invalidate/latch/barrier: a complete write-side step
+  Barrier,          // a fence; see BarrierKind
+  Load,             // once/acquire load of *arg or arg (see ArgIsPointer)
+  Store,            // once/release store to *arg or arg
+  RMW,              // atomic read-modify-write on *arg
+  Lock,             // takes a lock (arg 0)
+  Unlock,           // releases a lock (arg 0)
+  SideEffect,       // I/O, allocation, logging: never inside a read section
+  Pure,             // no effect on shared memory (rcu_read_lock, cpu_relax…)
+};
+
+enum class BarrierKind : unsigned char {
+  Compiler, // barrier(), atomic_signal_fence: orders nothing across CPUs
+  Read,     // smp_rmb: load->load
+  Write,    // smp_wmb: store->store
+  Acquire,  // acquire fence: prior loads -> later loads and stores
+  Release,  // release fence: prior loads and stores -> later stores
+  Full,     // smp_mb, seq_cst fence
+};
+
+/// Memory order of an access, from weakest to strongest.
+enum class Order : unsigned char {
+  Plain,   // ordinary C access
+  Once,    // READ_ONCE/WRITE_ONCE/relaxed atomic: single-copy atomic, unordered
+  Acquire, // load-acquire
+  Release, // store-release
+  AcqRel,  // RMW with both
+  SeqCst,  // seq_cst atomic or fully ordered kernel RMW
+};
+
+/// Which API family an entry comes from; used for fix-it spelling and docs.
+enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc };
+
+struct ApiEntry {
+  Role R;
+  Family F = Family::Linux;
+  BarrierKind Barrier = BarrierKind::Full; // Role::Barrier
+  Order Ord = Order::Once;                 // Load/Store/RMW; also begin/retry
+  int CounterArg = 0;   // which argument names the counter/lock/location
+  int ValueArg = -1;    // ReadRetry/ReadDone: the begin value; BeginOrLock: &v
+  bool ArgIsPointer = true; // arg is a pointer to the object (else an lvalue)
+  bool RetryHasBarrier = true; // ReadRetry: issues a read barrier itself
+};
+
+class ApiModel {
+public:
+  ApiModel();
+  /// Look up a macro or function name.
+  const ApiEntry *lookup(llvm::StringRef Name) const;
+  /// True if a function of this name is part of an API implementation and
+  /// must not be analysed as user code (seqprop_*, __read_seqcount_t_*, …).
+  bool isImplementationFunction(llvm::StringRef Name) const;
+  /// True if a header of this file name implements an API (seqlock.h …).
+  bool isApiHeader(llvm::StringRef FileName) const;
+  /// Names of every known macro (for the preprocessor index).
+  const llvm::StringMap<ApiEntry> &entries() const { return Entries; }
+
+private:
+  void add(llvm::StringRef Name, ApiEntry E) { Entries[Name] = E; }
+  llvm::StringMap<ApiEntry> Entries;
+};
+
+const ApiModel &getApiModel();
+
+} // namespace seqlint
+
+#endif

@@ -1,0 +1,1208 @@
+//===- Classifier.cpp -----------------------------------------------------===//
+#include "core/Classifier.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+unsigned barrierBits(BarrierKind K) {
+  switch (K) {
+  case BarrierKind::Compiler:
+    return 0;
+  case BarrierKind::Read:
+    return OrdLL;
+  case BarrierKind::Write:
+    return OrdSS;
+  case BarrierKind::Acquire:
+    return OrdLL | OrdLS;
+  case BarrierKind::Release:
+    return OrdLS | OrdSS;
+  case BarrierKind::Full:
+    return OrdFull;
+  }
+  return 0;
+}
+
+std::string LocationKey::leafName() const {
+  StringRef T = Text;
+  size_t P = T.find_last_of(".>*@");
+  // Text looks like "s@1->seq" or "g@7": the leaf is after the last -> or .
+  size_t Arrow = T.rfind("->");
+  size_t Dot = T.rfind('.');
+  size_t Cut = StringRef::npos;
+  if (Arrow != StringRef::npos)
+    Cut = Arrow + 2;
+  if (Dot != StringRef::npos && (Cut == StringRef::npos || Dot + 1 > Cut))
+    Cut = Dot + 1;
+  StringRef Leaf = Cut == StringRef::npos ? T : T.drop_front(Cut);
+  (void)P;
+  Leaf = Leaf.take_until([](char C) { return C == '@' || C == '['; });
+  Leaf = Leaf.ltrim("*(");
+  return Leaf.str();
+}
+
+const FunctionDecl *calleeOf(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE)
+    return nullptr;
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  if (const auto *GS = dyn_cast<GenericSelectionExpr>(Callee))
+    if (!GS->isResultDependent())
+      Callee = GS->getResultExpr()->IgnoreParenImpCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
+    return dyn_cast<FunctionDecl>(DR->getDecl());
+  return CE->getDirectCallee();
+}
+
+namespace {
+
+/// Constant value of a memory_order argument, seq_cst if unknown.
+Order orderFromArg(const Expr *E, ASTContext &Ctx) {
+  if (!E)
+    return Order::SeqCst;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return Order::SeqCst;
+  switch (R.Val.getInt().getExtValue()) {
+  case 0: // relaxed
+    return Order::Once;
+  case 1: // consume
+  case 2: // acquire
+    return Order::Acquire;
+  case 3: // release
+    return Order::Release;
+  case 4: // acq_rel
+    return Order::AcqRel;
+  default:
+    return Order::SeqCst;
+  }
+}
+
+unsigned fenceBits(Order O) {
+  switch (O) {
+  case Order::Plain:
+  case Order::Once:
+    return 0;
+  case Order::Acquire:
+    return OrdLL | OrdLS;
+  case Order::Release:
+    return OrdLS | OrdSS;
+  case Order::AcqRel:
+    return OrdLL | OrdLS | OrdSS;
+  case Order::SeqCst:
+    return OrdFull;
+  }
+  return 0;
+}
+
+bool isIntLiteral(const Expr *E, ASTContext &Ctx, int64_t V) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (E->isValueDependent())
+    return false;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return false;
+  return R.Val.getInt().getSExtValue() == V;
+}
+
+/// ~1, ~1U, -2, 0xfffffffe ...: a mask clearing only the low bit.
+bool isClearLowBitMask(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Not)
+      return isIntLiteral(U->getSubExpr(), Ctx, 1);
+  Expr::EvalResult R;
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+    APSInt V = R.Val.getInt();
+    if (V.getBitWidth() >= 2 && !V[0] && V.countr_zero() == 1 &&
+        (V.isAllOnes() || V.popcount() == V.getBitWidth() - 1 ||
+         V.getSExtValue() == -2))
+      return true;
+  }
+  return false;
+}
+
+bool isSeqcountLikeName(StringRef Name) {
+  static const Regex R("(^|_)(seq|seqcount|seqlock|sequence|seqno|seqnum|gen|"
+                       "generation|version|vers|ver)($|_|[0-9])|^(seq|gen|ver)[a-z0-9]*$",
+                       Regex::IgnoreCase);
+  return R.match(Name);
+}
+
+class FunctionClassifier {
+public:
+  FunctionClassifier(Classifier &C, FunctionTrace &T)
+      : C(C), T(T), Ctx(C.context()), SM(Ctx.getSourceManager()),
+        Index(C.macros()), Model(C.model()) {}
+
+  void run(const Stmt *Body);
+
+private:
+  // --- instances ---------------------------------------------------------
+  const MacroInstance *wholeInstance(const Stmt *S) const;
+  const Stmt *rootOf(const MacroInstance *I, const Stmt *S);
+  const Stmt *anchorOf(const MacroInstance *I, const Stmt *S);
+  const Expr *instanceArg(const MacroInstance *I, const Stmt *Root, int Arg);
+  void emitInstance(const MacroInstance *I, const Stmt *Root, BlockEvents &B);
+
+  // --- plain nodes -------------------------------------------------------
+  void classifyPlain(const Stmt *S, BlockEvents &B);
+  void emitApiCall(const ApiEntry &E, StringRef Name, const Stmt *Root,
+                   ArrayRef<const Expr *> Args, BlockEvents &B, bool FromMacro);
+  void classifyAtomic(const AtomicExpr *AE, BlockEvents &B);
+  void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
+  void noteLocalAssign(const VarDecl *V, const Expr *Init);
+
+  // --- keys and contexts ---------------------------------------------------
+  int keyOf(const Expr *E, bool IsPointer);
+  bool buildKey(const Expr *E, LocationKey &K, std::string &Text, int Depth);
+  void useOf(const Stmt *Node, Event &Ev);
+  int loadedKey(const Expr *E);
+  bool isIncrementOf(const Expr *Value, int Key);
+  SourceLocation reportLoc(const Stmt *S) const;
+
+  Classifier &C;
+  FunctionTrace &T;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const MacroIndex &Index;
+  const ApiModel &Model;
+  ParentMap *PM = nullptr;
+  DenseMap<const Stmt *, unsigned> Elements; // element -> block id
+  DenseMap<const MacroInstance *, const Stmt *> Roots;
+  DenseMap<const MacroInstance *, const Stmt *> Anchors;
+  DenseMap<const Stmt *, int> LoadNodes; // node -> key it loads
+};
+
+SourceLocation FunctionClassifier::reportLoc(const Stmt *S) const {
+  SourceLocation L = S->getBeginLoc();
+  if (const MacroInstance *I = Index.instanceAt(L))
+    if (wholeInstance(S) == I)
+      return I->Loc.isMacroID() ? SM.getFileLoc(I->Loc) : I->Loc;
+  if (const auto *E = dyn_cast<Expr>(S))
+    L = E->getExprLoc();
+  return L.isMacroID() ? SM.getFileLoc(L) : L;
+}
+
+const MacroInstance *FunctionClassifier::wholeInstance(const Stmt *S) const {
+  const MacroInstance *B = Index.instanceAt(S->getBeginLoc());
+  if (!B)
+    return nullptr;
+  return Index.instanceAt(S->getEndLoc()) == B ? B : nullptr;
+}
+
+const Stmt *FunctionClassifier::rootOf(const MacroInstance *I, const Stmt *S) {
+  auto It = Roots.find(I);
+  if (It != Roots.end())
+    return It->second;
+  const Stmt *Root = S;
+  while (const Stmt *P = PM->getParent(Root)) {
+    if (wholeInstance(P) != I)
+      break;
+    Root = P;
+  }
+  Roots[I] = Root;
+  return Root;
+}
+
+const Stmt *FunctionClassifier::anchorOf(const MacroInstance *I, const Stmt *S) {
+  auto It = Anchors.find(I);
+  if (It != Anchors.end())
+    return It->second;
+  const Stmt *Root = rootOf(I, S);
+  const Stmt *A = nullptr;
+  const Stmt *R = Root;
+  if (const auto *E = dyn_cast<Expr>(R))
+    R = E->IgnoreParens();
+  if (Elements.count(R))
+    A = R;
+  else if (const auto *DS = dyn_cast<DoStmt>(R)) {
+    const Expr *Cond = DS->getCond()->IgnoreParens();
+    if (Elements.count(Cond))
+      A = Cond;
+  }
+  if (!A)
+    A = S; // first element of the instance met in CFG order
+  Anchors[I] = A;
+  return A;
+}
+
+/// Pre-order search for the outermost evaluated node of argument Arg.
+const Expr *FunctionClassifier::instanceArg(const MacroInstance *I,
+                                            const Stmt *Root, int Arg) {
+  const Expr *Found = nullptr;
+  const Expr *Unevaluated = nullptr;
+  std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Uneval) {
+    if (!S || Found)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      int A = Index.argumentIndex(*I, E->getBeginLoc());
+      if (A == Arg && Index.argumentIndex(*I, E->getEndLoc()) == Arg) {
+        if (!Uneval)
+          Found = E;
+        else if (!Unevaluated)
+          Unevaluated = E;
+        return;
+      }
+    }
+    if (const auto *GS = dyn_cast<GenericSelectionExpr>(S)) {
+      if (GS->isExprPredicate())
+        Walk(GS->getControllingExpr(), true);
+      if (!GS->isResultDependent())
+        Walk(GS->getResultExpr(), Uneval);
+      return;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(S)) {
+      for (const Stmt *Ch : S->children())
+        Walk(Ch, true);
+      return;
+    }
+    if (const auto *SE = dyn_cast<StmtExpr>(S)) {
+      Walk(SE->getSubStmt(), Uneval);
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          Walk(V->getInit(), Uneval);
+      return;
+    }
+    for (const Stmt *Ch : S->children())
+      Walk(Ch, Uneval);
+  };
+  Walk(Root, false);
+  return Found ? Found : Unevaluated;
+}
+
+/// How the value of Node (an expression) is used; fills Use/Var/Masked.
+void FunctionClassifier::useOf(const Stmt *Node, Event &Ev) {
+  const Stmt *Cur = Node;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const Stmt *P = PM->getParent(Cur);
+    while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P))) {
+      Cur = P;
+      P = PM->getParent(P);
+    }
+    // A known wrapper macro around the value (unlikely(), likely()): look
+    // through the nodes of that instance.
+    if (P && !isa<CompoundStmt>(P)) {
+      if (const MacroInstance *W = wholeInstance(P))
+        if (W->Entry->R == Role::Pure && W != wholeInstance(Node)) {
+          Cur = P;
+          continue;
+        }
+    }
+    if (!P) {
+      Ev.Use = ValueUse::Discarded;
+      return;
+    }
+    if (const auto *CS = dyn_cast<CStyleCastExpr>(P)) {
+      if (CS->getType()->isVoidType()) {
+        Ev.Use = ValueUse::VoidCast;
+        return;
+      }
+      Cur = P;
+      continue;
+    }
+    if (isa<CompoundStmt>(P) || isa<LabelStmt>(P) || isa<CaseStmt>(P) ||
+        isa<DefaultStmt>(P)) {
+      Ev.Use = ValueUse::Discarded;
+      return;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      const Expr *Other =
+          BO->getLHS()->IgnoreParenImpCasts() == cast<Expr>(Cur)->IgnoreParenImpCasts()
+              ? BO->getRHS()
+              : BO->getLHS();
+      if (BO->getOpcode() == BO_And && isClearLowBitMask(Other, Ctx)) {
+        Ev.Masked = true;
+        Cur = P;
+        continue;
+      }
+      if (BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() ==
+                                              cast<Expr>(Cur)->IgnoreParenImpCasts()) {
+        if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+            if (V->hasLocalStorage()) {
+              Ev.Use = ValueUse::Assigned;
+              Ev.Var = V;
+              return;
+            }
+        Ev.Use = ValueUse::Escapes;
+        return;
+      }
+      if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) {
+        const Expr *O = Other->IgnoreParenImpCasts();
+        if (const auto *DR = dyn_cast<DeclRefExpr>(O))
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+            if (V->hasLocalStorage()) {
+              Ev.Use = ValueUse::Compared;
+              Ev.Var = V;
+              return;
+            }
+      }
+      Ev.Use = ValueUse::Other;
+      return;
+    }
+    if (isa<ReturnStmt>(P)) {
+      Ev.Use = ValueUse::Returned;
+      return;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (V->getInit() && V->getInit()->IgnoreParenImpCasts() ==
+                                  cast<Expr>(Cur)->IgnoreParenImpCasts() &&
+              V->hasLocalStorage()) {
+            Ev.Use = ValueUse::Assigned;
+            Ev.Var = V;
+            return;
+          }
+      Ev.Use = ValueUse::Other;
+      return;
+    }
+    if (isa<CallExpr>(P)) {
+      Ev.Use = ValueUse::Escapes;
+      return;
+    }
+    if (isa<IfStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) || isa<ForStmt>(P)) {
+      Ev.Use = ValueUse::Condition;
+      return;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(P))
+      if (U->getOpcode() == UO_LNot) {
+        Ev.Use = ValueUse::Condition;
+        return;
+      }
+    Ev.Use = ValueUse::Other;
+    return;
+  }
+}
+
+bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Text,
+                                  int Depth) {
+  if (Depth > 16)
+    return false;
+  E = E->IgnoreParens();
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+    return buildKey(IC->getSubExpr(), K, Text, Depth + 1);
+  if (const auto *CC = dyn_cast<CStyleCastExpr>(E))
+    return buildKey(CC->getSubExpr(), K, Text, Depth + 1);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return false;
+    K.Base = V;
+    if (isa<ParmVarDecl>(V))
+      K.Storage = LocationKey::Param;
+    else if (V->hasLocalStorage())
+      K.Storage = LocationKey::Local;
+    else
+      K.Storage = LocationKey::Global;
+    Text += V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
+    // A local or parameter that is a pointer: its pointee is not local.
+    return true;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    if (!buildKey(ME->getBase(), K, Text, Depth + 1))
+      return false;
+    if (ME->isArrow())
+      K.ViaPointer = true;
+    Text += ME->isArrow() ? "->" : ".";
+    Text += ME->getMemberDecl()->getName().str();
+    K.Field = ME->getMemberDecl();
+    return true;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_Deref) {
+      const Expr *Sub = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *A = dyn_cast<UnaryOperator>(Sub))
+        if (A->getOpcode() == UO_AddrOf)
+          return buildKey(A->getSubExpr(), K, Text, Depth + 1);
+      Text += "*(";
+      if (!buildKey(U->getSubExpr(), K, Text, Depth + 1))
+        return false;
+      Text += ")";
+      K.ViaPointer = true;
+      return true;
+    }
+    if (U->getOpcode() == UO_AddrOf) {
+      Text += "&";
+      return buildKey(U->getSubExpr(), K, Text, Depth + 1);
+    }
+    return false;
+  }
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (!buildKey(AS->getBase(), K, Text, Depth + 1))
+      return false;
+    if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      K.ViaPointer = true;
+    Text += "[]";
+    return true;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    // this_cpu_ptr(x)->f, get_obj()->f: memory reached through a call.
+    const FunctionDecl *F = calleeOf(CE);
+    Text += "call:" + (F ? F->getName().str() : std::string("?")) + "()";
+    K.Storage = LocationKey::Unknown;
+    K.ViaPointer = true;
+    return true;
+  }
+  if (const auto *SE = dyn_cast<StmtExpr>(E)) {
+    // ({ ...; ptr; }) from a non-API macro such as per_cpu_ptr().
+    Text += "stmtexpr@" + utohexstr(reinterpret_cast<uintptr_t>(SE) >> 4, true);
+    K.Storage = LocationKey::Unknown;
+    K.ViaPointer = true;
+    return true;
+  }
+  return false;
+}
+
+int FunctionClassifier::keyOf(const Expr *E, bool IsPointer) {
+  if (!E)
+    return -1;
+  LocationKey K;
+  std::string Text;
+  const Expr *X = E->IgnoreParenImpCasts();
+  if (IsPointer) {
+    // p designates *p: `&s->seq` is s->seq, `sc` is *sc.
+    if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf) {
+      if (!buildKey(U->getSubExpr(), K, Text, 0))
+        return -1;
+    } else {
+      Text = "*(";
+      if (!buildKey(X, K, Text, 0))
+        return -1;
+      Text += ")";
+      K.ViaPointer = true;
+    }
+  } else if (!buildKey(X, K, Text, 0)) {
+    return -1;
+  }
+  K.Text = Text;
+  auto It = T.KeyIndex.find(Text);
+  if (It != T.KeyIndex.end())
+    return It->second;
+  int Idx = T.Keys.size();
+  T.Keys.push_back(K);
+  T.KeyIndex[Text] = Idx;
+  return Idx;
+}
+
+/// If E (a value) is a load of some location, the key; -1 otherwise. Local
+/// variables holding a loaded value count as that location.
+int FunctionClassifier::loadedKey(const Expr *E) {
+  if (!E)
+    return -1;
+  E = E->IgnoreParens();
+  while (true) {
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+      if (IC->getCastKind() == CK_LValueToRValue)
+        break;
+      E = IC->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    if (const auto *CC = dyn_cast<CStyleCastExpr>(E)) {
+      E = CC->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    break;
+  }
+  auto It = LoadNodes.find(E);
+  if (It != LoadNodes.end())
+    return It->second;
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
+    if (IC->getCastKind() == CK_LValueToRValue) {
+      const Expr *Sub = IC->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(Sub))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+          auto S = T.VarSource.find(V);
+          if (S != T.VarSource.end())
+            return S->second;
+        }
+      int K = keyOf(Sub, false);
+      return K;
+    }
+  if (const MacroInstance *I = wholeInstance(E)) {
+    if (I->Entry->R == Role::Load) {
+      const Stmt *Root = rootOf(I, E);
+      return keyOf(instanceArg(I, Root, I->Entry->CounterArg), I->Entry->ArgIsPointer);
+    }
+  }
+  if (const auto *AE = dyn_cast<AtomicExpr>(E))
+    if (AE->getOp() == AtomicExpr::AO__c11_atomic_load ||
+        AE->getOp() == AtomicExpr::AO__atomic_load_n)
+      return keyOf(AE->getPtr(), true);
+  return -1;
+}
+
+/// Value is `X + 1` (or 1 + X) where X is a load of Key; `X + 2` where X
+/// was loaded before the odd increment closes the section.
+bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
+  if (!Value || Key < 0)
+    return false;
+  const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Add)
+    return false;
+  for (int Step : {1, 2}) {
+    if (isIntLiteral(BO->getRHS(), Ctx, Step))
+      return loadedKey(BO->getLHS()) == Key;
+    if (isIntLiteral(BO->getLHS(), Ctx, Step))
+      return loadedKey(BO->getRHS()) == Key;
+  }
+  return false;
+}
+
+void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
+  if (!V || !Init || !V->hasLocalStorage())
+    return;
+  const Expr *X = Init->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(X))
+    if (BO->getOpcode() == BO_And) {
+      if (isClearLowBitMask(BO->getRHS(), Ctx))
+        X = BO->getLHS();
+      else if (isClearLowBitMask(BO->getLHS(), Ctx))
+        X = BO->getRHS();
+    }
+  int K = loadedKey(X);
+  if (K >= 0 && !T.Keys[K].isLocal())
+    T.VarSource[V] = K;
+}
+
+void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
+                                     const Stmt *Root,
+                                     ArrayRef<const Expr *> Args,
+                                     BlockEvents &B, bool FromMacro) {
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
+  };
+  Event Ev;
+  Ev.S = Root;
+  Ev.Loc = reportLoc(Root);
+  Ev.Api = &E;
+  Ev.ApiName = Name;
+  Ev.FromMacro = FromMacro;
+  Ev.Ord = E.Ord;
+  switch (E.R) {
+  case Role::ReadBegin:
+  case Role::ReadBeginOrLock:
+  case Role::ReadRetry:
+  case Role::ReadDone:
+  case Role::WriteBegin:
+  case Role::WriteEnd:
+  case Role::WriteOneShot: {
+    Ev.Kind = E.R == Role::ReadBegin         ? EventKind::ReadBegin
+              : E.R == Role::ReadBeginOrLock ? EventKind::ReadBeginOrLock
+              : E.R == Role::ReadRetry       ? EventKind::ReadRetry
+              : E.R == Role::ReadDone        ? EventKind::ReadDone
+              : E.R == Role::WriteBegin      ? EventKind::WriteBegin
+              : E.R == Role::WriteEnd        ? EventKind::WriteEnd
+                                             : EventKind::WriteStep;
+    Ev.Key = keyOf(Arg(E.CounterArg), true);
+    if (Ev.Key >= 0 && Ev.Kind != EventKind::WriteStep)
+      T.Counters.insert(Ev.Key);
+    Ev.Counter = true;
+    Ev.RetryHasBarrier = E.RetryHasBarrier;
+    if (Ev.Kind == EventKind::WriteBegin)
+      T.HasApiWriteBegin = true;
+    if (E.ValueArg >= 0) {
+      if (const Expr *V = Arg(E.ValueArg)) {
+        const Expr *X = V->IgnoreParenImpCasts();
+        if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
+          X = U->getSubExpr()->IgnoreParenImpCasts();
+        if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+          Ev.Var = dyn_cast<VarDecl>(DR->getDecl());
+      }
+    }
+    if (Ev.Kind == EventKind::ReadBegin || Ev.Kind == EventKind::ReadRetry) {
+      const VarDecl *RetryVar = Ev.Var;
+      useOf(Root, Ev);
+      if (Ev.Kind == EventKind::ReadRetry)
+        Ev.Var = RetryVar;
+    }
+    if (Ev.Kind == EventKind::WriteStep) {
+      Ev.Kind = EventKind::Barrier;
+      Ev.Bits = OrdSS;
+    }
+    break;
+  }
+  case Role::Barrier:
+    Ev.Kind = EventKind::Barrier;
+    Ev.Bits = barrierBits(E.Barrier);
+    break;
+  case Role::Load:
+    Ev.Kind = EventKind::Load;
+    Ev.Key = keyOf(Arg(E.CounterArg), E.ArgIsPointer);
+    if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+      return;
+    LoadNodes[Root] = Ev.Key;
+    useOf(Root, Ev);
+    break;
+  case Role::Store:
+  case Role::RMW: {
+    Ev.Kind = E.R == Role::Store ? EventKind::Store : EventKind::RMW;
+    Ev.Key = keyOf(Arg(E.CounterArg), E.ArgIsPointer);
+    if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+      return;
+    if (E.R == Role::Store)
+      Ev.Increment = isIncrementOf(Arg(1), Ev.Key);
+    else
+      Ev.Increment = Name.contains("inc") && !Name.contains("_not_zero") &&
+                     !Name.contains("unless");
+    break;
+  }
+  case Role::Lock:
+  case Role::Unlock:
+    Ev.Kind = E.R == Role::Lock ? EventKind::Lock : EventKind::Unlock;
+    Ev.Key = keyOf(Arg(E.CounterArg), true);
+    break;
+  case Role::SideEffect:
+    Ev.Kind = EventKind::Call;
+    Ev.SideEffect = true;
+    break;
+  case Role::Pure:
+    return;
+  }
+  B.Events.push_back(Ev);
+}
+
+void FunctionClassifier::emitInstance(const MacroInstance *I, const Stmt *Root,
+                                      BlockEvents &B) {
+  SmallVector<const Expr *, 4> Args;
+  for (unsigned A = 0; A != I->Args.size(); ++A)
+    Args.push_back(instanceArg(I, Root, A));
+  emitApiCall(*I->Entry, I->Name, Root, Args, B, /*FromMacro=*/true);
+}
+
+void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
+  Event Ev;
+  Ev.S = AE;
+  Ev.Loc = reportLoc(AE);
+  Ev.Ord = orderFromArg(AE->getOrder(), Ctx);
+  Ev.Key = keyOf(AE->getPtr(), true);
+  if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+    return;
+  switch (AE->getOp()) {
+  case AtomicExpr::AO__c11_atomic_load:
+  case AtomicExpr::AO__atomic_load_n:
+  case AtomicExpr::AO__atomic_load:
+    Ev.Kind = EventKind::Load;
+    LoadNodes[AE] = Ev.Key;
+    useOf(AE, Ev);
+    break;
+  case AtomicExpr::AO__c11_atomic_store:
+  case AtomicExpr::AO__atomic_store_n:
+  case AtomicExpr::AO__atomic_store:
+  case AtomicExpr::AO__c11_atomic_init:
+    Ev.Kind = EventKind::Store;
+    Ev.Increment = isIncrementOf(AE->getVal1(), Ev.Key);
+    break;
+  case AtomicExpr::AO__c11_atomic_fetch_add:
+  case AtomicExpr::AO__atomic_fetch_add:
+  case AtomicExpr::AO__atomic_add_fetch:
+    Ev.Kind = EventKind::RMW;
+    Ev.Increment = isIntLiteral(AE->getVal1(), Ctx, 1);
+    break;
+  default:
+    Ev.Kind = EventKind::RMW;
+    break;
+  }
+  B.Events.push_back(Ev);
+}
+
+void FunctionClassifier::classifyAsm(const GCCAsmStmt *AS, BlockEvents &B) {
+  bool Memory = false;
+  for (unsigned I = 0; I != AS->getNumClobbers(); ++I)
+    if (AS->getClobber(I) == "memory")
+      Memory = true;
+  if (!Memory)
+    return;
+  std::string Text = AS->getAsmString()->getString().lower();
+  unsigned Bits = 0;
+  StringRef S = Text;
+  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb ish\"") ||
+      S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
+      S.contains("hwsync") || S.contains("xchg") ||
+      (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
+    Bits = OrdFull;
+  else if (S.contains("lwsync"))
+    Bits = OrdLL | OrdLS | OrdSS;
+  else if (S.contains("dmb ishld") || S.contains("fence r,rw"))
+    Bits = OrdLL | OrdLS;
+  else if (S.contains("dmb ishst") || S.contains("sfence") || S.contains("fence w,w"))
+    Bits = OrdSS;
+  else if (S.contains("lfence") || S.contains("fence r,r"))
+    Bits = OrdLL;
+  else if (S.trim().empty() || S.contains("dmb ish"))
+    Bits = S.contains("dmb ish") ? (unsigned)OrdFull : 0u;
+  Event Ev;
+  Ev.Kind = EventKind::Barrier;
+  Ev.S = AS;
+  Ev.Loc = reportLoc(AS);
+  Ev.Bits = Bits;
+  B.Events.push_back(Ev);
+}
+
+void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
+  if (const auto *IC = dyn_cast<ImplicitCastExpr>(S)) {
+    if (IC->getCastKind() != CK_LValueToRValue)
+      return;
+    const Expr *Sub = IC->getSubExpr();
+    const auto *SubRef = dyn_cast<DeclRefExpr>(Sub->IgnoreParens());
+    const auto *SubVar = SubRef ? dyn_cast<VarDecl>(SubRef->getDecl()) : nullptr;
+    if (SubVar && SubVar->isLocalVarDeclOrParm() &&
+        !Sub->getType().isVolatileQualified() && !Sub->getType()->isAtomicType())
+      return; // reading a local or a parameter
+    int K = keyOf(Sub, false);
+    if (K < 0 || T.Keys[K].isLocal())
+      return;
+    Event Ev;
+    Ev.Kind = EventKind::Load;
+    Ev.S = IC;
+    Ev.Loc = reportLoc(Sub);
+    Ev.Key = K;
+    QualType Ty = Sub->getType();
+    Ev.Ord = Ty->isAtomicType()             ? Order::SeqCst
+             : Ty.isVolatileQualified()     ? Order::Once
+                                            : Order::Plain;
+    LoadNodes[IC] = K;
+    useOf(IC, Ev);
+    B.Events.push_back(Ev);
+    return;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp())
+      return;
+    const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(L))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        if (V->hasLocalStorage()) {
+          if (BO->getOpcode() == BO_Assign)
+            noteLocalAssign(V, BO->getRHS());
+          return;
+        }
+    int K = keyOf(BO->getLHS(), false);
+    if (K < 0 || T.Keys[K].isLocal())
+      return;
+    Event Ev;
+    Ev.Kind = BO->getOpcode() == BO_Assign ? EventKind::Store : EventKind::RMW;
+    Ev.S = BO;
+    Ev.Loc = reportLoc(BO->getLHS());
+    Ev.Key = K;
+    Ev.Ord = BO->getLHS()->getType()->isAtomicType() ? Order::SeqCst
+             : BO->getLHS()->getType().isVolatileQualified() ? Order::Once
+                                                             : Order::Plain;
+    if (BO->getOpcode() == BO_Assign)
+      Ev.Increment = isIncrementOf(BO->getRHS(), K);
+    else
+      Ev.Increment = BO->getOpcode() == BO_AddAssign && isIntLiteral(BO->getRHS(), Ctx, 1);
+    B.Events.push_back(Ev);
+    return;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (!U->isIncrementDecrementOp())
+      return;
+    int K = keyOf(U->getSubExpr(), false);
+    if (K < 0 || T.Keys[K].isLocal())
+      return;
+    Event Ev;
+    Ev.Kind = EventKind::RMW;
+    Ev.S = U;
+    Ev.Loc = reportLoc(U);
+    Ev.Key = K;
+    Ev.Ord = U->getSubExpr()->getType()->isAtomicType() ? Order::SeqCst : Order::Plain;
+    Ev.Increment = U->isIncrementOp();
+    B.Events.push_back(Ev);
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D))
+        noteLocalAssign(V, V->getInit());
+    return;
+  }
+  if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
+    classifyAtomic(AE, B);
+    return;
+  }
+  if (const auto *AS = dyn_cast<GCCAsmStmt>(S)) {
+    classifyAsm(AS, B);
+    return;
+  }
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    Event Ev;
+    Ev.Kind = EventKind::Return;
+    Ev.S = RS;
+    Ev.Loc = reportLoc(RS);
+    B.Events.push_back(Ev);
+    return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = calleeOf(CE);
+    StringRef Name = F && F->getIdentifier() ? F->getName() : StringRef();
+    if (!Name.empty()) {
+      if (const ApiEntry *E = Model.lookup(Name)) {
+        SmallVector<const Expr *, 4> Args(CE->arguments());
+        emitApiCall(*E, Name, CE, Args, B, /*FromMacro=*/false);
+        return;
+      }
+      if (Name == "__c11_atomic_thread_fence" || Name == "__atomic_thread_fence" ||
+          Name == "atomic_thread_fence") {
+        Event Ev;
+        Ev.Kind = EventKind::Barrier;
+        Ev.S = CE;
+        Ev.Loc = reportLoc(CE);
+        Ev.Bits = fenceBits(orderFromArg(CE->getNumArgs() ? CE->getArg(0) : nullptr, Ctx));
+        B.Events.push_back(Ev);
+        return;
+      }
+      if (Name.starts_with("__sync_") && Name != "__sync_synchronize") {
+        Event Ev;
+        Ev.Kind = EventKind::RMW;
+        Ev.S = CE;
+        Ev.Loc = reportLoc(CE);
+        Ev.Ord = Order::SeqCst;
+        Ev.Key = CE->getNumArgs() ? keyOf(CE->getArg(0), true) : -1;
+        B.Events.push_back(Ev);
+        return;
+      }
+      if (Name.starts_with("__builtin_") || Name.starts_with("__compiletime_assert") ||
+          Name.starts_with("kcsan_") || Name.starts_with("__kcsan") ||
+          Name.starts_with("instrument_") || Name.starts_with("__sanitizer"))
+        return;
+    }
+    Event Ev;
+    Ev.Kind = EventKind::Call;
+    Ev.S = CE;
+    Ev.Loc = reportLoc(CE);
+    Ev.Callee = F;
+    Ev.Noreturn = F && (F->isNoReturn() || F->hasAttr<NoReturnAttr>());
+    B.Events.push_back(Ev);
+    return;
+  }
+}
+
+/// Collects which locals are read, and where the low bit is tested.
+class UseCollector : public RecursiveASTVisitor<UseCollector> {
+public:
+  UseCollector(FunctionTrace &T, ASTContext &Ctx,
+               std::function<int(const Expr *)> LoadedKey)
+      : T(T), Ctx(Ctx), LoadedKey(std::move(LoadedKey)) {}
+
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (!AssignTargets.count(DR))
+        T.UsedVars.insert(V);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      if (auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        AssignTargets.insert(DR);
+    auto Note = [&](const Expr *E) {
+      const Expr *X = E->IgnoreParenImpCasts();
+      // (seq = READ_ONCE(s->seq)) & 1
+      if (const auto *A = dyn_cast<BinaryOperator>(X); A && A->getOpcode() == BO_Assign)
+        X = A->getLHS()->IgnoreParenImpCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+          T.OddCheckedVars.insert(V);
+      int K = LoadedKey(E);
+      if (K >= 0)
+        T.OddCheckedKeys.insert(K);
+    };
+    bool Odd = false;
+    if (BO->getOpcode() == BO_And)
+      Odd = isIntLiteral(BO->getRHS(), Ctx, 1) || isClearLowBitMask(BO->getRHS(), Ctx);
+    if (BO->getOpcode() == BO_Rem)
+      Odd = isIntLiteral(BO->getRHS(), Ctx, 2);
+    if (Odd)
+      Note(BO->getLHS());
+    if (BO->getOpcode() == BO_And &&
+        (isIntLiteral(BO->getLHS(), Ctx, 1) || isClearLowBitMask(BO->getLHS(), Ctx)))
+      Note(BO->getRHS());
+    return true;
+  }
+
+private:
+  FunctionTrace &T;
+  ASTContext &Ctx;
+  std::function<int(const Expr *)> LoadedKey;
+  DenseSet<const DeclRefExpr *> AssignTargets;
+};
+
+void FunctionClassifier::run(const Stmt *Body) {
+  T.PM = std::make_unique<ParentMap>(const_cast<Stmt *>(Body));
+  PM = T.PM.get();
+  const CFG &G = *T.Cfg;
+  for (const CFGBlock *B : G)
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>())
+        Elements[CS->getStmt()] = B->getBlockID();
+  T.Blocks.resize(G.getNumBlockIDs());
+  // Blocks in reverse post-order-ish (ID order is reverse of creation;
+  // iterate from the entry so local value sources are seen before uses).
+  std::vector<const CFGBlock *> Order;
+  {
+    std::vector<bool> Seen(G.getNumBlockIDs());
+    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+    std::vector<const CFGBlock *> Post;
+    Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
+    Seen[G.getEntry().getBlockID()] = true;
+    while (!Stack.empty()) {
+      auto &[Blk, It] = Stack.back();
+      if (It == Blk->succ_end()) {
+        Post.push_back(Blk);
+        Stack.pop_back();
+        continue;
+      }
+      const CFGBlock *Succ = It->getReachableBlock();
+      ++It;
+      if (Succ && !Seen[Succ->getBlockID()]) {
+        Seen[Succ->getBlockID()] = true;
+        Stack.push_back({Succ, Succ->succ_begin()});
+      }
+    }
+    Order.assign(Post.rbegin(), Post.rend());
+  }
+  for (const CFGBlock *B : Order) {
+    BlockEvents &BE = T.Blocks[B->getBlockID()];
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      if (const MacroInstance *I = wholeInstance(S)) {
+        if (anchorOf(I, S) == S)
+          emitInstance(I, rootOf(I, S), BE);
+        continue;
+      }
+      classifyPlain(S, BE);
+    }
+  }
+  UseCollector UC(T, Ctx, [this](const Expr *E) { return loadedKey(E); });
+  UC.TraverseStmt(const_cast<Stmt *>(Body));
+
+  // Open-coded counters. A reader: a load of a seqcount-like location kept
+  // in a local, and later a load of the same location compared with it.
+  DenseMap<int, SmallVector<const VarDecl *, 2>> Begins;
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events)
+      if (Ev.Kind == EventKind::Load && Ev.Key >= 0 && Ev.Use == ValueUse::Assigned &&
+          !T.Counters.count(Ev.Key))
+        Begins[Ev.Key].push_back(Ev.Var);
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events) {
+      if (Ev.Kind != EventKind::Load || Ev.Key < 0 || Ev.Use != ValueUse::Compared)
+        continue;
+      auto It = Begins.find(Ev.Key);
+      if (It == Begins.end() || !is_contained(It->second, Ev.Var))
+        continue;
+      if (!isSeqcountLikeName(T.Keys[Ev.Key].leafName()))
+        continue;
+      auto &Vars = T.OpenReaders[Ev.Key];
+      if (!is_contained(Vars, Ev.Var))
+        Vars.push_back(Ev.Var);
+    }
+  for (auto &[Key, Vars] : T.OpenReaders) {
+    T.Counters.insert(Key);
+    for (BlockEvents &BE : T.Blocks)
+      for (Event &Ev : BE.Events) {
+        if (Ev.Kind != EventKind::Load || Ev.Key != Key)
+          continue;
+        if (Ev.Use == ValueUse::Assigned && is_contained(Vars, Ev.Var)) {
+          Ev.Kind = EventKind::ReadBegin;
+          Ev.Counter = true;
+          Ev.OpenCoded = true;
+        } else if (Ev.Use == ValueUse::Compared && is_contained(Vars, Ev.Var)) {
+          Ev.Kind = EventKind::ReadRetry;
+          Ev.RetryHasBarrier = false;
+          Ev.Counter = true;
+          Ev.OpenCoded = true;
+        }
+      }
+  }
+  // A writer: a seqcount-like location incremented at two or more sites,
+  // with ONCE/atomic accesses to it or barriers in the function.
+  DenseMap<int, unsigned> Incs;
+  bool AnyBarrier = false;
+  DenseSet<int> Marked;
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events) {
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Increment &&
+          Ev.Key >= 0)
+        ++Incs[Ev.Key];
+      if (Ev.Kind == EventKind::Barrier && Ev.Bits)
+        AnyBarrier = true;
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::Load ||
+           Ev.Kind == EventKind::RMW) &&
+          Ev.Key >= 0 && Ev.Ord != Order::Plain)
+        Marked.insert(Ev.Key);
+    }
+  for (auto &[Key, N] : Incs) {
+    if (N < 2 || T.Counters.count(Key))
+      continue;
+    if (!isSeqcountLikeName(T.Keys[Key].leafName()))
+      continue;
+    if (!AnyBarrier && !Marked.count(Key))
+      continue;
+    T.Counters.insert(Key);
+    for (BlockEvents &BE : T.Blocks)
+      for (Event &Ev : BE.Events)
+        if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
+            Ev.Increment && Ev.Key == Key) {
+          Ev.Kind = EventKind::CounterInc;
+          Ev.Counter = true;
+          Ev.OpenCoded = true;
+        }
+  }
+}
+
+} // namespace
+
+FunctionTrace::FunctionTrace() = default;
+FunctionTrace::~FunctionTrace() = default;
+
+std::string LocationKey::displayName() const {
+  static const Regex Marker("@[0-9a-f]+");
+  std::string S = Text;
+  while (Marker.match(S))
+    S = Marker.sub("", S);
+  // *(&x) never appears; *(p) reads better as *p.
+  if (StringRef(S).starts_with("*(") && StringRef(S).ends_with(")") &&
+      S.find_first_of("-.>[", 2) == std::string::npos)
+    S = "*" + S.substr(2, S.size() - 3);
+  return S;
+}
+
+std::unique_ptr<FunctionTrace> Classifier::classify(const FunctionDecl *FD) {
+  if (!FD || !FD->hasBody())
+    return nullptr;
+  Stmt *Body = FD->getBody();
+  CFG::BuildOptions Opts;
+  Opts.setAllAlwaysAdd();
+  Opts.AddImplicitDtors = false;
+  Opts.AddInitializers = false;
+  Opts.PruneTriviallyFalseEdges = true;
+  auto T = std::make_unique<FunctionTrace>();
+  T->FD = FD;
+  T->Cfg = CFG::buildCFG(FD, Body, &Ctx, Opts);
+  if (!T->Cfg)
+    return nullptr;
+  FunctionClassifier FC(*this, *T);
+  FC.run(Body);
+  return T;
+}
+
+const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
+  FD = FD->getDefinition() ? FD->getDefinition() : FD;
+  FunctionSummary &S = Summaries[FD];
+  if (S.Done || S.Computing)
+    return S;
+  S.Computing = true;
+  FunctionSummary R;
+  if (auto T = classify(FD)) {
+    for (const BlockEvents &BE : T->Blocks)
+      for (const Event &Ev : BE.Events) {
+        switch (Ev.Kind) {
+        case EventKind::Store:
+        case EventKind::RMW:
+        case EventKind::CounterInc: {
+          if (Ev.Key < 0) {
+            R.WritesGlobal = true;
+            break;
+          }
+          const LocationKey &K = T->key(Ev.Key);
+          if (K.Storage == LocationKey::Param && K.ViaPointer) {
+            if (const auto *P = dyn_cast<ParmVarDecl>(K.Base))
+              R.WritesParams |= 1u << std::min(P->getFunctionScopeIndex(), 31u);
+          } else if (!K.isLocal() && K.Storage != LocationKey::Local) {
+            R.WritesGlobal = true;
+          }
+          break;
+        }
+        case EventKind::Call:
+          if (Ev.SideEffect)
+            R.CallsSideEffect = true;
+          else if (Ev.Callee && Ev.Callee->hasBody()) {
+            const FunctionSummary &C = summary(Ev.Callee);
+            R.WritesGlobal |= C.WritesGlobal;
+            R.CallsSideEffect |= C.CallsSideEffect;
+            R.HasReadBarrier |= C.HasReadBarrier;
+          }
+          break;
+        case EventKind::Lock:
+        case EventKind::Unlock:
+        case EventKind::WriteBegin:
+        case EventKind::WriteEnd:
+          R.CallsSideEffect = true;
+          break;
+        case EventKind::Barrier:
+          if (Ev.Bits & OrdLL)
+            R.HasReadBarrier = true;
+          break;
+        case EventKind::ReadRetry:
+          if (Ev.RetryHasBarrier)
+            R.HasReadBarrier = true;
+          break;
+        default:
+          break;
+        }
+      }
+  }
+  FunctionSummary &Out = Summaries[FD];
+  Out = R;
+  Out.Done = true;
+  return Out;
+}
+
+bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,
+                                    int CounterKey) {
+  if (E.SideEffect)
+    return true;
+  if (!E.Callee || !E.Callee->hasBody())
+    return false; // unknown: stay silent
+  const FunctionSummary &S = summary(E.Callee);
+  if (S.WritesGlobal || S.CallsSideEffect)
+    return true;
+  if (!S.WritesParams)
+    return false;
+  // Stores through a parameter matter when the argument is shared data:
+  // the object the counter lives in, or a global.
+  const auto *CE = cast<CallExpr>(E.S);
+  const LocationKey *Counter = CounterKey >= 0 ? &T.key(CounterKey) : nullptr;
+  for (unsigned I = 0; I < CE->getNumArgs() && I < 32; ++I) {
+    if (!(S.WritesParams & (1u << I)))
+      continue;
+    const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf)
+      A = U->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto *ME = dyn_cast<MemberExpr>(A))
+      A = ME->getBase()->IgnoreParenImpCasts();
+    const auto *DR = dyn_cast<DeclRefExpr>(A);
+    if (!DR)
+      continue;
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      continue;
+    if (V->hasGlobalStorage())
+      return true;
+    if (Counter && Counter->Base == V)
+      return true;
+  }
+  return false;
+}
+
+} // namespace seqlint

@@ -1,0 +1,97 @@
+//===- Classifier.h - from a function body to an event trace --------------===//
+//
+// Builds the function's clang::CFG and turns every element into events
+// (Events.h). Known macro instances (MacroIndex) become one event each,
+// anchored at the instance's outermost node; nodes inside an instance emit
+// nothing, so the trace is the same whatever the macro expands to.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_CLASSIFIER_H
+#define SEQLINT_CORE_CLASSIFIER_H
+
+#include "core/Events.h"
+#include "core/MacroIndex.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include <memory>
+
+namespace clang {
+class ASTContext;
+class ParentMap;
+} // namespace clang
+
+namespace seqlint {
+
+/// The event trace of one function plus what the checks need to know
+/// about its local variables and open-coded counters.
+struct FunctionTrace {
+  FunctionTrace();
+  ~FunctionTrace();
+  const clang::FunctionDecl *FD = nullptr;
+  std::unique_ptr<clang::CFG> Cfg;
+  std::vector<BlockEvents> Blocks; // indexed by CFGBlock::getBlockID()
+  std::vector<LocationKey> Keys;
+  llvm::StringMap<int> KeyIndex;
+  /// Keys used as seqcount counters in this function (API or open-coded).
+  llvm::DenseSet<int> Counters;
+  /// Counters whose sections are open-coded: key -> begin variables.
+  llvm::DenseMap<int, llvm::SmallVector<const clang::VarDecl *, 2>> OpenReaders;
+  /// Local variable -> the key whose loaded value it holds.
+  llvm::DenseMap<const clang::VarDecl *, int> VarSource;
+  /// Local variables read somewhere other than as an assignment target.
+  llvm::DenseSet<const clang::VarDecl *> UsedVars;
+  /// Variables or keys whose low bit is tested or masked.
+  llvm::DenseSet<const clang::VarDecl *> OddCheckedVars;
+  llvm::DenseSet<int> OddCheckedKeys;
+  bool HasApiWriteBegin = false;
+  /// Parents of the body's statements (for fix-its and contexts).
+  std::unique_ptr<clang::ParentMap> PM;
+
+  const LocationKey &key(int I) const { return Keys[I]; }
+};
+
+/// What a TU function does, seen from its callers.
+struct FunctionSummary {
+  bool Computing = false;
+  bool Done = false;
+  bool WritesGlobal = false;   // stores to globals or through unknown pointers
+  bool CallsSideEffect = false;
+  bool HasReadBarrier = false; // LL-ordering barrier somewhere inside
+  unsigned WritesParams = 0;   // bit i: stores through parameter i
+};
+
+class Classifier {
+public:
+  Classifier(clang::ASTContext &Ctx, const MacroIndex &Index,
+             const ApiModel &Model)
+      : Ctx(Ctx), Index(Index), Model(Model) {}
+
+  /// Trace of FD's body, or null if it has none or the CFG cannot be built.
+  std::unique_ptr<FunctionTrace> classify(const clang::FunctionDecl *FD);
+
+  /// Summary of a function defined in the TU (computed on first use).
+  const FunctionSummary &summary(const clang::FunctionDecl *FD);
+
+  /// True if a call event has effects a read section must not repeat.
+  bool callHasSideEffects(const FunctionTrace &T, const Event &E,
+                          int CounterKey);
+
+  const MacroIndex &macros() const { return Index; }
+  const ApiModel &model() const { return Model; }
+  clang::ASTContext &context() { return Ctx; }
+
+private:
+  clang::ASTContext &Ctx;
+  const MacroIndex &Index;
+  const ApiModel &Model;
+  llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
+};
+
+/// Name of the callee of a call, looking through _Generic selection.
+const clang::FunctionDecl *calleeOf(const clang::Expr *Call);
+
+} // namespace seqlint
+
+#endif

@@ -1,0 +1,114 @@
+//===- Events.h - the event trace of one function -------------------------===//
+//
+// The Classifier turns each CFG block of a function into a list of events:
+// what the code does to memory, in the vocabulary of the memory model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_EVENTS_H
+#define SEQLINT_CORE_EVENTS_H
+
+#include "core/ApiModel.h"
+#include "clang/Basic/SourceLocation.h"
+#include <string>
+#include <vector>
+
+namespace clang {
+class Stmt;
+class Expr;
+class VarDecl;
+class ValueDecl;
+class FunctionDecl;
+class CFGBlock;
+} // namespace clang
+
+namespace seqlint {
+
+/// Which orderings a barrier provides (bit set).
+enum BarrierBits : unsigned {
+  OrdLL = 1, // load -> load
+  OrdLS = 2, // load -> store
+  OrdSS = 4, // store -> store
+  OrdSL = 8, // store -> load
+  OrdFull = OrdLL | OrdLS | OrdSS | OrdSL,
+};
+unsigned barrierBits(BarrierKind K);
+
+/// A memory location as written in the source: `s->seq`, `x.y`, `*p`, `g`.
+struct LocationKey {
+  std::string Text;                       // canonical spelling, unique per base
+  const clang::VarDecl *Base = nullptr;   // root variable, if any
+  const clang::ValueDecl *Field = nullptr; // last member, if any
+  bool ViaPointer = false;                // reached through a dereference
+  enum StorageKind { Local, Param, Global, Unknown } Storage = Unknown;
+
+  /// Data only this invocation can see: a local variable or a by-value
+  /// parameter, not reached through a pointer.
+  bool isLocal() const {
+    return !ViaPointer && (Storage == Local || Storage == Param);
+  }
+  /// The name of the last component (the field or the variable).
+  std::string leafName() const;
+  /// How to show it to users: `s->seq`, `*p`.
+  std::string displayName() const;
+};
+
+enum class EventKind : unsigned char {
+  ReadBegin,   // a read section starts (API or open-coded counter load)
+  ReadRetry,   // validation of a read section (API or open-coded recheck)
+  ReadBeginOrLock,
+  ReadDone,
+  WriteBegin,  // API write begin
+  WriteEnd,    // API write end
+  WriteStep,   // write_seqcount_invalidate, latch switch: a whole write step
+  CounterInc,  // open-coded increment of a counter (odd or even by state)
+  Barrier,
+  Load,
+  Store,
+  RMW,
+  Lock,
+  Unlock,
+  Call,        // a call that is not an API
+  Return,      // a return statement (for exits)
+};
+
+/// How an expression's value is used by its context.
+enum class ValueUse : unsigned char {
+  Other,
+  Discarded,  // expression statement, result ignored
+  VoidCast,   // (void)expr
+  Assigned,   // stored to a local variable (AssignedTo)
+  Returned,
+  Escapes,    // stored through a pointer, passed to a call
+  Compared,   // compared (==, !=) with a local variable (ComparedWith)
+  Condition,  // used directly as a branch condition
+};
+
+struct Event {
+  EventKind Kind;
+  const clang::Stmt *S = nullptr;   // the node (instance root or plain node)
+  clang::SourceLocation Loc;        // where to report
+  const ApiEntry *Api = nullptr;    // for API events
+  llvm::StringRef ApiName;          // macro or function name of the API
+  bool FromMacro = false;
+  int Key = -1;                     // location / counter / lock key index
+  Order Ord = Order::Plain;
+  unsigned Bits = 0;                // Barrier: BarrierBits
+  bool RetryHasBarrier = true;
+  bool Increment = false;           // Store/RMW: writes key + 1
+  bool Masked = false;              // load value masked with ~1
+  ValueUse Use = ValueUse::Other;
+  const clang::VarDecl *Var = nullptr;  // AssignedTo / ComparedWith / retry value
+  const clang::FunctionDecl *Callee = nullptr;
+  bool SideEffect = false;          // Call: a known side-effect API
+  bool Noreturn = false;
+  bool Counter = false;             // access to a location used as a counter
+  bool OpenCoded = false;           // a counter access written by hand
+};
+
+struct BlockEvents {
+  std::vector<Event> Events;
+};
+
+} // namespace seqlint
+
+#endif

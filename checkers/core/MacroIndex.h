@@ -1,0 +1,75 @@
+//===- MacroIndex.h - where known API macros were expanded ----------------===//
+//
+// Recognition is by macro name at the outermost known expansion. The index
+// records, through PPCallbacks, every expansion of a macro the ApiModel knows
+// (with the token ranges of its arguments), and answers for any source
+// location: which known expansion instance does this token belong to?
+// Tokens that came from a macro argument belong to the caller, not to the
+// macro, so `READ_ONCE(s->seq)` is a READ_ONCE instance whose argument
+// `s->seq` is ordinary user code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_MACROINDEX_H
+#define SEQLINT_CORE_MACROINDEX_H
+
+#include "core/ApiModel.h"
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+
+namespace clang {
+class Preprocessor;
+class SourceManager;
+} // namespace clang
+
+namespace seqlint {
+
+/// One expansion of a known macro.
+struct MacroInstance {
+  llvm::StringRef Name;       // macro name (owned by the ApiModel)
+  const ApiEntry *Entry;      // what the macro means
+  clang::SourceLocation Loc;  // the macro name token at the use site
+  clang::SourceLocation End;  // the closing parenthesis (or the name)
+  // Unexpanded tokens of each argument: [first, last] token locations.
+  llvm::SmallVector<std::pair<clang::SourceLocation, clang::SourceLocation>, 3>
+      Args;
+};
+
+class MacroIndex {
+public:
+  MacroIndex(const clang::SourceManager &SM, const ApiModel &Model)
+      : SM(SM), Model(Model) {}
+
+  /// A PPCallbacks object that feeds this index; hand it to the Preprocessor.
+  std::unique_ptr<clang::PPCallbacks> createCallbacks();
+
+  /// The outermost known macro instance that token location L is part of
+  /// (argument tokens are part of the caller), or null.
+  const MacroInstance *instanceAt(clang::SourceLocation L) const;
+
+  /// Which argument of instance I the token at L came from, or -1.
+  int argumentIndex(const MacroInstance &I, clang::SourceLocation L) const;
+
+  /// True if a function-like macro of this name was defined in the TU.
+  bool isDefined(llvm::StringRef Name) const { return Defined.count(Name); }
+
+  /// Add a user API (from .seqlint.yaml) to recognise by name.
+  void noteDefined(llvm::StringRef Name) { Defined.insert({Name, true}); }
+
+  unsigned numInstances() const { return Instances.size(); }
+
+private:
+  friend class MacroIndexCallbacks;
+  const clang::SourceManager &SM;
+  const ApiModel &Model;
+  llvm::DenseMap<clang::SourceLocation, std::unique_ptr<MacroInstance>>
+      Instances; // keyed by the macro name token location
+  llvm::StringMap<bool> Defined;
+  mutable llvm::DenseMap<clang::SourceLocation, const MacroInstance *> Cache;
+};
+
+} // namespace seqlint
+
+#endif

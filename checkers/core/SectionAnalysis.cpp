@@ -1,0 +1,360 @@
+//===- SectionAnalysis.cpp ------------------------------------------------===//
+#include "core/SectionAnalysis.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
+#include <deque>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+
+enum class Tri : unsigned char { Closed, Open, Maybe };
+
+Tri join(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
+
+struct CounterState {
+  Tri W = Tri::Closed, R = Tri::Closed;
+  // "Must" flags: true only if true on every path reaching this point.
+  bool WNeedBarrier = false;   // odd increment not yet followed by a wmb
+  bool WUnordered = false;     // data store since the last wmb
+  bool RNeedBarrier = false;   // begin load not ordered before data loads
+  bool RUnordered = false;     // data load since the last rmb
+  const Event *WBegin = nullptr, *WStore = nullptr;
+  const Event *RBegin = nullptr, *RLoad = nullptr;
+
+  bool operator==(const CounterState &O) const {
+    return W == O.W && R == O.R && WNeedBarrier == O.WNeedBarrier &&
+           WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
+           RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
+           RBegin == O.RBegin && RLoad == O.RLoad;
+  }
+};
+
+struct State {
+  bool Reached = false;
+  std::vector<CounterState> C;
+  bool operator==(const State &O) const { return Reached == O.Reached && C == O.C; }
+};
+
+template <typename T> const T *pick(const T *A, const T *B) { return A ? A : B; }
+
+void joinInto(State &Into, const State &From) {
+  if (!From.Reached)
+    return;
+  if (!Into.Reached) {
+    Into = From;
+    return;
+  }
+  for (size_t I = 0; I != Into.C.size(); ++I) {
+    CounterState &A = Into.C[I];
+    const CounterState &B = From.C[I];
+    A.W = join(A.W, B.W);
+    A.R = join(A.R, B.R);
+    A.WNeedBarrier = A.WNeedBarrier && B.WNeedBarrier;
+    A.WUnordered = A.WUnordered && B.WUnordered;
+    A.RNeedBarrier = A.RNeedBarrier && B.RNeedBarrier;
+    A.RUnordered = A.RUnordered && B.RUnordered;
+    A.WBegin = pick(A.WBegin, B.WBegin);
+    A.WStore = A.WUnordered ? pick(A.WStore, B.WStore) : nullptr;
+    A.RBegin = pick(A.RBegin, B.RBegin);
+    A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
+  }
+}
+
+class Analysis {
+public:
+  Analysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs)
+      : T(T), Cl(C), Obs(Obs) {
+    for (int K : T.Counters)
+      Counters.push_back(K);
+    llvm::sort(Counters);
+    for (unsigned I = 0; I != Counters.size(); ++I)
+      Slot[Counters[I]] = I;
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Key < 0)
+          continue;
+        if (E.Kind == EventKind::WriteBegin)
+          HasBegin.insert(E.Key);
+        if (E.Kind == EventKind::WriteEnd)
+          HasEnd.insert(E.Key);
+      }
+  }
+
+  void run() {
+    if (Counters.empty()) {
+      Obs.functionDone(T, Cl);
+      return;
+    }
+    const CFG &G = *T.Cfg;
+    unsigned N = G.getNumBlockIDs();
+    In.assign(N, State());
+    for (State &S : In)
+      S.C.resize(Counters.size());
+    In[G.getEntry().getBlockID()].Reached = true;
+    std::deque<const CFGBlock *> Work{&G.getEntry()};
+    std::vector<bool> Queued(N);
+    Queued[G.getEntry().getBlockID()] = true;
+    unsigned Budget = 200 * N + 1000;
+    while (!Work.empty() && Budget--) {
+      const CFGBlock *B = Work.front();
+      Work.pop_front();
+      Queued[B->getBlockID()] = false;
+      State Out = In[B->getBlockID()];
+      transfer(*B, Out, /*Report=*/false);
+      for (const CFGBlock *S : B->succs()) {
+        if (!S)
+          continue;
+        State &SI = In[S->getBlockID()];
+        State Old = SI;
+        joinInto(SI, Out);
+        if (!(SI == Old) && !Queued[S->getBlockID()]) {
+          Queued[S->getBlockID()] = true;
+          Work.push_back(S);
+        }
+      }
+    }
+    for (const CFGBlock *B : G) {
+      if (!In[B->getBlockID()].Reached)
+        continue;
+      State S = In[B->getBlockID()];
+      transfer(*B, S, /*Report=*/true);
+    }
+    Obs.functionDone(T, Cl);
+  }
+
+private:
+  bool isData(const Event &E) const {
+    if (E.Key < 0)
+      return true; // unknown location: not a counter, not local
+    return !Slot.count(E.Key);
+  }
+
+  void transfer(const CFGBlock &B, State &S, bool Report) {
+    const BlockEvents &BE = T.Blocks[B.getBlockID()];
+    bool Noreturn = false;
+    const Event *LastReturn = nullptr;
+    for (const Event &E : BE.Events) {
+      step(E, S, Report);
+      if (E.Kind == EventKind::Call && E.Noreturn)
+        Noreturn = true;
+      if (E.Kind == EventKind::Return)
+        LastReturn = &E;
+    }
+    if (!Report || Noreturn || B.hasNoReturnElement())
+      return;
+    // Leaving the function?
+    bool ToExit = false;
+    for (const CFGBlock *Succ : B.succs())
+      if (Succ && Succ == &T.Cfg->getExit())
+        ToExit = true;
+    if (!ToExit)
+      return;
+    SourceLocation ExitLoc;
+    if (LastReturn)
+      ExitLoc = LastReturn->Loc;
+    else if (const auto *Body = dyn_cast_or_null<CompoundStmt>(T.FD->getBody()))
+      ExitLoc = Body->getRBracLoc();
+    for (unsigned I = 0; I != Counters.size(); ++I) {
+      const CounterState &CS = S.C[I];
+      int K = Counters[I];
+      if (CS.W == Tri::Open && CS.WBegin && CS.WBegin->Kind == EventKind::WriteBegin &&
+          HasEnd.count(K))
+        Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
+    }
+  }
+
+  void step(const Event &E, State &S, bool Report) {
+    auto ForCounter = [&](int Key) -> CounterState * {
+      auto It = Slot.find(Key);
+      return It == Slot.end() ? nullptr : &S.C[It->second];
+    };
+    switch (E.Kind) {
+    case EventKind::WriteBegin:
+      if (CounterState *C = ForCounter(E.Key)) {
+        if (Report && C->W == Tri::Open && C->WBegin &&
+            C->WBegin->Kind == EventKind::WriteBegin)
+          Obs.writeBeginWhileOpen(T, E.Key, E, *C->WBegin);
+        C->W = Tri::Open;
+        C->WBegin = &E;
+        C->WNeedBarrier = false;
+        C->WUnordered = false;
+      }
+      break;
+    case EventKind::WriteEnd:
+      if (CounterState *C = ForCounter(E.Key)) {
+        if (Report && C->W == Tri::Closed && HasBegin.count(E.Key))
+          Obs.writeEndWithoutBegin(T, E.Key, E);
+        C->W = Tri::Closed;
+        C->WNeedBarrier = C->WUnordered = false;
+      }
+      break;
+    case EventKind::CounterInc:
+      if (CounterState *C = ForCounter(E.Key)) {
+        if (C->W == Tri::Closed) {
+          C->W = Tri::Open;
+          C->WBegin = &E;
+          // A fully ordered kernel RMW (atomic_inc_return) orders later
+          // stores; a relaxed, plain or release increment does not.
+          C->WNeedBarrier = !(E.Ord == Order::SeqCst && E.Kind == EventKind::CounterInc &&
+                              E.Api);
+          C->WUnordered = false;
+        } else if (C->W == Tri::Open) {
+          bool Releases = E.Ord == Order::Release || E.Ord == Order::AcqRel ||
+                          E.Ord == Order::SeqCst;
+          if (Report && !Releases && C->WUnordered && C->WStore)
+            Obs.writeEndUnordered(T, E.Key, E, *C->WStore);
+          C->W = Tri::Closed;
+          C->WNeedBarrier = C->WUnordered = false;
+          C->WStore = nullptr;
+        } else {
+          C->WNeedBarrier = C->WUnordered = false;
+        }
+      }
+      break;
+    case EventKind::Barrier:
+      for (CounterState &C : S.C) {
+        if (E.Bits & OrdSS) {
+          C.WNeedBarrier = false;
+          C.WUnordered = false;
+          C.WStore = nullptr;
+        }
+        if (E.Bits & OrdLL) {
+          C.RNeedBarrier = false;
+          C.RUnordered = false;
+          C.RLoad = nullptr;
+        }
+      }
+      break;
+    case EventKind::Store:
+    case EventKind::RMW:
+      if (!isData(E))
+        break;
+      for (unsigned I = 0; I != S.C.size(); ++I) {
+        CounterState &C = S.C[I];
+        if (C.W == Tri::Open) {
+          if (Report && C.WNeedBarrier && C.WBegin)
+            Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
+          C.WNeedBarrier = false; // one report per section
+          C.WUnordered = true;
+          C.WStore = &E;
+        }
+        if (C.R == Tri::Open && Report && C.RBegin && sideEffectStore(E, Counters[I]))
+          Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+      }
+      // A release store orders what came before it (for the reader).
+      break;
+    case EventKind::Load:
+      if (!isData(E))
+        break;
+      for (unsigned I = 0; I != S.C.size(); ++I) {
+        CounterState &C = S.C[I];
+        if (C.R != Tri::Open)
+          continue;
+        if (Report && C.RNeedBarrier && C.RBegin)
+          Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
+        C.RNeedBarrier = false;
+        if (!C.RUnordered) {
+          C.RUnordered = true;
+          C.RLoad = &E;
+        }
+      }
+      break;
+    case EventKind::ReadBegin:
+      if (CounterState *C = ForCounter(E.Key)) {
+        C->R = Tri::Open;
+        C->RBegin = &E;
+        C->RNeedBarrier = E.Ord != Order::Acquire && E.Ord != Order::AcqRel &&
+                          E.Ord != Order::SeqCst;
+        C->RUnordered = false;
+        C->RLoad = nullptr;
+      }
+      break;
+    case EventKind::ReadBeginOrLock:
+      if (CounterState *C = ForCounter(E.Key)) {
+        C->R = Tri::Maybe;
+        C->RBegin = &E;
+        C->RNeedBarrier = C->RUnordered = false;
+      }
+      break;
+    case EventKind::ReadRetry:
+      if (CounterState *C = ForCounter(E.Key)) {
+        if (!E.RetryHasBarrier && Report && C->R == Tri::Open && C->RUnordered &&
+            C->RLoad)
+          Obs.readRetryUnordered(T, E.Key, E, *C->RLoad);
+        C->R = Tri::Closed;
+        C->RNeedBarrier = C->RUnordered = false;
+        C->RLoad = nullptr;
+      }
+      break;
+    case EventKind::ReadDone:
+      if (CounterState *C = ForCounter(E.Key))
+        C->R = Tri::Closed;
+      break;
+    case EventKind::Lock:
+    case EventKind::Unlock:
+      for (unsigned I = 0; I != S.C.size(); ++I)
+        if (S.C[I].R == Tri::Open && Report && S.C[I].RBegin)
+          Obs.readSideEffect(T, Counters[I], *S.C[I].RBegin, E);
+      break;
+    case EventKind::Call: {
+      bool ReadBarrier = true; // unknown callee: assume it may order
+      if (E.Callee && E.Callee->hasBody())
+        ReadBarrier = Cl.summary(E.Callee).HasReadBarrier;
+      for (unsigned I = 0; I != S.C.size(); ++I) {
+        CounterState &C = S.C[I];
+        if (C.R == Tri::Open && Report && C.RBegin &&
+            Cl.callHasSideEffects(T, E, Counters[I]))
+          Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+        if (ReadBarrier) {
+          C.RNeedBarrier = C.RUnordered = false;
+          C.RLoad = nullptr;
+        }
+      }
+      break;
+    }
+    case EventKind::WriteStep:
+    case EventKind::Return:
+      break;
+    }
+  }
+
+  /// A store or RMW that a retried read section must not repeat.
+  bool sideEffectStore(const Event &E, int Counter) const {
+    if (E.Key < 0)
+      return true;
+    const LocationKey &K = T.key(E.Key);
+    if (K.isLocal())
+      return false;
+    if (K.Storage == LocationKey::Global)
+      return true;
+    if (K.Storage == LocationKey::Param) {
+      // Through a parameter: the caller's out-parameter unless it is the
+      // object that holds the counter.
+      const LocationKey &CK = T.key(Counter);
+      return CK.Base && CK.Base == K.Base;
+    }
+    return false; // through a local pointer or an unknown base: stay silent
+  }
+
+  const FunctionTrace &T;
+  Classifier &Cl;
+  SectionObserver &Obs;
+  std::vector<int> Counters;
+  DenseMap<int, unsigned> Slot;
+  DenseSet<int> HasBegin, HasEnd;
+  std::vector<State> In;
+};
+
+} // namespace
+
+void runSectionAnalysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs) {
+  Analysis(T, C, Obs).run();
+}
+
+} // namespace seqlint

@@ -1,0 +1,62 @@
+//===- SectionAnalysis.h - seqcount sections as a dataflow over the CFG ---===//
+//
+// A forward dataflow over the function's CFG, the sibling of Clang's
+// thread-safety lockset analysis: at every program point, for every counter,
+// whether a read or write section is open (definitely, maybe, not), and the
+// ordering state since the last counter operation. Facts hold on every path
+// ("must"): at merges, a missing barrier stays missing only if it is missing
+// on both sides, so a report means "no path orders this".
+//
+// After the fixpoint one more pass replays each block from its entry state
+// and tells the observer (the checks) what it finds.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_SECTIONANALYSIS_H
+#define SEQLINT_CORE_SECTIONANALYSIS_H
+
+#include "core/Classifier.h"
+
+namespace seqlint {
+
+/// Callbacks from the final pass; each check overrides what it needs.
+class SectionObserver {
+public:
+  virtual ~SectionObserver() = default;
+  /// Open-coded writer: a data store after the odd increment, no write
+  /// barrier in between on any path.
+  virtual void writeStoreBeforeBarrier(const FunctionTrace &T, int Counter,
+                                       const Event &Inc, const Event &Store) {}
+  /// Open-coded writer: the even increment is neither a release nor after a
+  /// write barrier, and a data store precedes it.
+  virtual void writeEndUnordered(const FunctionTrace &T, int Counter,
+                                 const Event &End, const Event &Store) {}
+  /// A path leaves the function with the write section definitely open.
+  virtual void writeExitOpen(const FunctionTrace &T, int Counter,
+                             const Event &Begin, clang::SourceLocation Exit) {}
+  /// End with the section definitely closed on every path.
+  virtual void writeEndWithoutBegin(const FunctionTrace &T, int Counter,
+                                    const Event &End) {}
+  /// Begin with the section definitely open.
+  virtual void writeBeginWhileOpen(const FunctionTrace &T, int Counter,
+                                   const Event &Begin, const Event &Prev) {}
+  /// Open-coded reader: a data load after a non-acquire begin load with no
+  /// read barrier in between.
+  virtual void readLoadBeforeBarrier(const FunctionTrace &T, int Counter,
+                                     const Event &Begin, const Event &Load) {}
+  /// A retry that does not order the data loads (open-coded recheck,
+  /// __read_seqcount_retry) with a data load since the last read barrier.
+  virtual void readRetryUnordered(const FunctionTrace &T, int Counter,
+                                  const Event &Retry, const Event &Load) {}
+  /// A side effect inside a definitely open read section.
+  virtual void readSideEffect(const FunctionTrace &T, int Counter,
+                              const Event &Begin, const Event &Effect) {}
+  /// After the dataflow: checks that look at the whole trace.
+  virtual void functionDone(const FunctionTrace &T, Classifier &C) {}
+};
+
+/// Runs the dataflow over T and reports to Obs.
+void runSectionAnalysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs);
+
+} // namespace seqlint
+
+#endif
