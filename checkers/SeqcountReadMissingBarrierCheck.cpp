@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace seqlint {
 namespace {
 
@@ -17,6 +19,8 @@ public:
 
   void readLoadBeforeBarrier(const FunctionTrace &T, int Counter, const Event &Begin,
                              const Event &Load) override {
+    if (!Reported.insert(&Begin).second)
+      return; // the first unordered load of a section is enough
     std::string C = name(T, Counter);
     std::string B = readBarrierSpelling();
     Finding F = make(Load.Loc, "load of '" + name(T, Load.Key) +
@@ -50,6 +54,13 @@ public:
       F.FixIts.push_back(*Fix);
     emit(F);
   }
+
+  void functionDone(const FunctionTrace &, Classifier &) override {
+    Reported.clear(); // events die with their function's trace
+  }
+
+private:
+  llvm::DenseSet<const Event *> Reported;
 };
 
 } // namespace

@@ -39,10 +39,23 @@ public:
 private:
   void checkBegin(const FunctionTrace &T, const Event &E) {
     bool Bad = false;
-    if (E.Use == ValueUse::Discarded)
+    const Event *WrongRetry = nullptr;
+    if (E.Use == ValueUse::Discarded) {
       Bad = true;
-    else if (E.Use == ValueUse::Assigned && E.Var && !T.UsedVars.count(E.Var))
-      Bad = true;
+    } else if (E.Use == ValueUse::Assigned && E.Var) {
+      bool Validated = false;
+      for (const BlockEvents &BE : T.Blocks)
+        for (const Event &R : BE.Events)
+          if (R.Kind == EventKind::ReadRetry && R.Var == E.Var) {
+            if (R.Key == E.Key)
+              Validated = true;
+            else if (!WrongRetry)
+              WrongRetry = &R;
+          }
+      // Not validated here: fine if the value leaves the function (a caller
+      // validates it), unless it is validated against another counter.
+      Bad = !Validated && (WrongRetry || !T.EscapingVars.count(E.Var));
+    }
     if (!Bad)
       return;
     std::string Retry = retryFor(E.ApiName);
@@ -50,11 +63,17 @@ private:
                                 "' is never validated with " + Retry +
                                 ": data read in the section may be torn; retry the "
                                 "section while " + Retry + " returns true");
-    F.Notes.push_back({E.Loc, E.Use == ValueUse::Discarded
-                                  ? "the sequence value is discarded here"
-                                  : "the sequence value is stored in '" +
-                                        E.Var->getNameAsString() +
-                                        "' and never read"});
+    if (WrongRetry)
+      F.Notes.push_back({WrongRetry->Loc, "'" + E.Var->getNameAsString() +
+                                              "' is checked against '" +
+                                              name(T, WrongRetry->Key) +
+                                              "' here, a different counter"});
+    else
+      F.Notes.push_back({E.Loc, E.Use == ValueUse::Discarded
+                                    ? "the sequence value is discarded here"
+                                    : "the sequence value is stored in '" +
+                                          E.Var->getNameAsString() +
+                                          "' and never validated"});
     emit(F);
   }
 

@@ -17,6 +17,7 @@ public:
   SeqcountReadOddUncheckedCheck() : Check("seqcount-read-odd-unchecked") {}
 
   void functionDone(const FunctionTrace &T, Classifier &) override {
+    checkRawBegins(T);
     for (const auto &[Key, Vars] : T.OpenReaders) {
       if (T.OddCheckedKeys.count(Key))
         continue;
@@ -49,6 +50,34 @@ public:
                                          "unchecked value"});
       emit(F);
     }
+  }
+
+private:
+  /// raw_read_seqcount() hands out odd counts: its value must be checked.
+  void checkRawBegins(const FunctionTrace &T) {
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Kind != EventKind::ReadBegin || !E.Api || !E.Api->MayBeOdd ||
+            E.OpenCoded || E.Use != ValueUse::Assigned || !E.Var ||
+            E.Masked || T.OddCheckedVars.count(E.Var))
+          continue;
+        const Event *Retry = nullptr;
+        for (const BlockEvents &BR : T.Blocks)
+          for (const Event &R : BR.Events)
+            if (R.Kind == EventKind::ReadRetry && R.Var == E.Var && R.Key == E.Key)
+              Retry = &R;
+        if (!Retry)
+          continue; // a snapshot, not a section
+        Finding F = make(E.Loc, spelling(E) + " on '" + name(T, E.Key) +
+                                    "' returns odd counts (a writer is inside its "
+                                    "section) and the value is neither checked nor "
+                                    "masked: the section can validate data the "
+                                    "writer is still changing; use "
+                                    "read_seqcount_begin() or raw_seqcount_begin()");
+        F.Notes.push_back({Retry->Loc, "the section is validated here against the "
+                                       "unchecked value"});
+        emit(F);
+      }
   }
 };
 

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace seqlint {
 namespace {
 
@@ -18,6 +20,8 @@ public:
 
   void writeStoreBeforeBarrier(const FunctionTrace &T, int Counter, const Event &Inc,
                                const Event &Store) override {
+    if (!Reported.insert(&Inc).second)
+      return; // the first unordered store of a section is enough
     std::string C = name(T, Counter);
     std::string B = writeBarrierSpelling();
     Finding F = make(Store.Loc,
@@ -48,6 +52,13 @@ public:
       F.FixIts.push_back(*Fix);
     emit(F);
   }
+
+  void functionDone(const FunctionTrace &, Classifier &) override {
+    Reported.clear(); // events die with their function's trace
+  }
+
+private:
+  llvm::DenseSet<const Event *> Reported;
 };
 
 } // namespace

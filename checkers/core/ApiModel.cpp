@@ -43,6 +43,13 @@ ApiModel::ApiModel() {
                       "raw_read_seqcount_latch", "read_seqcount_latch",
                       "u64_stats_fetch_begin", "__u64_stats_fetch_begin"})
     add(N, begin());
+  // raw_read_seqcount() returns the count as it is: the caller must deal
+  // with an odd value.
+  {
+    ApiEntry E = begin();
+    E.MayBeOdd = true;
+    add("raw_read_seqcount", E);
+  }
   add("read_seqcount_retry", retry(true));
   add("read_seqretry", retry(true));
   add("need_seqretry", retry(true));
@@ -93,7 +100,7 @@ ApiModel::ApiModel() {
                       "seqcount_mutex_init", "seqcount_rwlock_init",
                       "u64_stats_init", "seqcount_lockdep_reader_access",
                       "u64_stats_read", "u64_stats_set", "u64_stats_add",
-                      "u64_stats_inc"})
+                      "u64_stats_inc", "scoped_seqlock_read"})
     add(N, role(Role::Pure));
 
   // --- Linux: barriers and accessors ---------------------------------------
@@ -171,16 +178,16 @@ ApiModel::ApiModel() {
        {"printk", "_printk", "printk_deferred", "pr_emerg", "pr_alert", "pr_crit",
         "pr_err", "pr_warn", "pr_notice", "pr_info", "pr_debug", "pr_cont",
         "dev_err", "dev_warn", "dev_info", "dev_dbg", "kfree", "kvfree", "vfree",
-        "kmalloc", "kzalloc", "kcalloc", "kvmalloc", "vmalloc", "kmem_cache_alloc",
-        "kmem_cache_free", "kfree_rcu", "call_rcu", "schedule", "msleep",
-        "copy_to_user", "copy_from_user", "put_user", "get_user", "wake_up",
+        "kmem_cache_free", "kfree_rcu", "call_rcu", "msleep", "kmalloc", "kzalloc",
+        "kcalloc", "kvmalloc", "vmalloc", "kmem_cache_alloc", "kmem_cache_zalloc",
+        "copy_to_user", "put_user", "wake_up",
         "wake_up_process", "complete", "queue_work", "schedule_work"})
     add(N, role(Role::SideEffect));
   for (StringRef N :
-       {"printf", "fprintf", "puts", "fputs", "putchar", "write", "read",
-        "malloc", "calloc", "realloc", "free", "abort", "exit", "fwrite",
-        "fflush", "syslog", "send", "recv", "sendto", "recvfrom", "usleep",
-        "sleep", "nanosleep"})
+       {"printf", "fprintf", "puts", "fputs", "putchar", "write", "free",
+        "malloc", "calloc", "realloc",
+        "fwrite", "fflush", "syslog", "send", "sendto", "usleep", "sleep",
+        "nanosleep"})
     add(N, role(Role::SideEffect, Family::Libc));
   for (StringRef N : {"memcpy", "memset", "memmove", "__builtin_memcpy",
                       "__builtin_memset", "__builtin_memmove"})
@@ -339,13 +346,13 @@ const ApiEntry *ApiModel::lookup(StringRef Name) const {
 bool ApiModel::isImplementationFunction(StringRef Name) const {
   if (Entries.count(Name))
     return true;
+  // Internal helpers of the APIs (not names users write). Whole headers
+  // that implement an API are skipped by isApiHeader().
   static const char *Prefixes[] = {
-      "seqprop_", "__seqprop", "__seqcount_", "seqcount_", "do_write_seqcount",
+      "seqprop_", "__seqprop", "__seqcount_", "do_write_seqcount",
       "do_raw_write_seqcount", "do_read_seqcount", "do___read_seqcount",
-      "do_raw_read_seqcount", "__read_seqcount", "raw_read_seqcount",
-      "raw_write_seqcount", "write_seqcount", "read_seqcount", "__u64_stats",
-      "u64_stats_", "__seqlock", "seqlock_", "rte_seqcount_", "rte_seqlock_",
-      "ck_sequence_", "arch_atomic", "raw_atomic", "__c11_", "seqlint_"};
+      "do_raw_read_seqcount", "__read_seqcount_t", "__u64_stats", "__scoped_seqlock",
+      "arch_atomic", "raw_atomic", "__c11_", "seqlint__"};
   for (const char *P : Prefixes)
     if (Name.starts_with(P))
       return true;

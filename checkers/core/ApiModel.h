@@ -65,6 +65,7 @@ struct ApiEntry {
   int ValueArg = -1;    // ReadRetry/ReadDone: the begin value; BeginOrLock: &v
   bool ArgIsPointer = true; // arg is a pointer to the object (else an lvalue)
   bool RetryHasBarrier = true; // ReadRetry: issues a read barrier itself
+  bool MayBeOdd = false;       // ReadBegin: returns odd counts (no wait, no mask)
 };
 
 class ApiModel {

@@ -191,8 +191,6 @@ SourceLocation FunctionClassifier::reportLoc(const Stmt *S) const {
   if (const MacroInstance *I = Index.instanceAt(L))
     if (wholeInstance(S) == I)
       return I->Loc.isMacroID() ? SM.getFileLoc(I->Loc) : I->Loc;
-  if (const auto *E = dyn_cast<Expr>(S))
-    L = E->getExprLoc();
   return L.isMacroID() ? SM.getFileLoc(L) : L;
 }
 
@@ -331,6 +329,12 @@ void FunctionClassifier::useOf(const Stmt *Node, Event &Ev) {
         Cur = P;
         continue;
       }
+      // seq >> 1 drops the low bit without checking it: look through.
+      if (BO->getOpcode() == BO_Shr && BO->getLHS()->IgnoreParenImpCasts() ==
+                                           cast<Expr>(Cur)->IgnoreParenImpCasts()) {
+        Cur = P;
+        continue;
+      }
       if (BO->getOpcode() == BO_Assign && BO->getRHS()->IgnoreParenImpCasts() ==
                                               cast<Expr>(Cur)->IgnoreParenImpCasts()) {
         if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
@@ -420,8 +424,14 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
       return false;
     if (ME->isArrow())
       K.ViaPointer = true;
-    Text += ME->isArrow() ? "->" : ".";
-    Text += ME->getMemberDecl()->getName().str();
+    StringRef Member = ME->getMemberDecl()->getName();
+    if (!Member.empty()) { // anonymous struct/union members add nothing
+      if (ME->isArrow() || !StringRef(Text).ends_with("->"))
+        Text += ME->isArrow() ? "->" : ".";
+      Text += Member.str();
+    } else if (ME->isArrow()) {
+      Text += "->";
+    }
     K.Field = ME->getMemberDecl();
     return true;
   }
@@ -653,7 +663,18 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
   case Role::Store:
   case Role::RMW: {
     Ev.Kind = E.R == Role::Store ? EventKind::Store : EventKind::RMW;
-    Ev.Key = keyOf(Arg(E.CounterArg), E.ArgIsPointer);
+    const Expr *Target = Arg(E.CounterArg);
+    if (E.R == Role::RMW && E.ArgIsPointer && Target &&
+        !Target->IgnoreParenImpCasts()->getType()->isPointerType()) {
+      // atomic_add(i, v), atomic_fetch_add(i, v): the object is the
+      // pointer argument, wherever it is.
+      for (const Expr *A : Args)
+        if (A && A->IgnoreParenImpCasts()->getType()->isPointerType()) {
+          Target = A;
+          break;
+        }
+    }
+    Ev.Key = keyOf(Target, E.ArgIsPointer);
     if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
       return;
     if (E.R == Role::Store)
@@ -858,6 +879,15 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
         emitApiCall(*E, Name, CE, Args, B, /*FromMacro=*/false);
         return;
       }
+      if (Name == "__c11_atomic_signal_fence" || Name == "__atomic_signal_fence" ||
+          Name == "atomic_signal_fence") {
+        Event Ev; // orders nothing across threads
+        Ev.Kind = EventKind::Barrier;
+        Ev.S = CE;
+        Ev.Loc = reportLoc(CE);
+        B.Events.push_back(Ev);
+        return;
+      }
       if (Name == "__c11_atomic_thread_fence" || Name == "__atomic_thread_fence" ||
           Name == "atomic_thread_fence") {
         Event Ev;
@@ -903,9 +933,45 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (!AssignTargets.count(DR))
+      if (!AssignTargets.count(DR)) {
         T.UsedVars.insert(V);
+        if (escapes(DR))
+          T.EscapingVars.insert(V);
+      }
     return true;
+  }
+
+  /// Does the value read here leave the function's own arithmetic: is it
+  /// returned, passed, stored, compared with something that is not a
+  /// constant, or its address taken?
+  bool escapes(const DeclRefExpr *DR) {
+    const Stmt *Cur = DR;
+    const Stmt *P = T.PM->getParent(Cur);
+    while (P && (isa<ParenExpr>(P) || isa<ImplicitCastExpr>(P) || isa<CStyleCastExpr>(P))) {
+      Cur = P;
+      P = T.PM->getParent(P);
+    }
+    if (!P)
+      return false;
+    if (isa<ReturnStmt>(P) || isa<CallExpr>(P) || isa<InitListExpr>(P) ||
+        isa<DeclStmt>(P))
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(P))
+      return U->getOpcode() == UO_AddrOf;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp())
+        return BO->getRHS()->IgnoreParenImpCasts() == cast<Expr>(Cur)->IgnoreParenImpCasts();
+      if (BO->isComparisonOp()) {
+        const Expr *Other = BO->getLHS()->IgnoreParenImpCasts() ==
+                                    cast<Expr>(Cur)->IgnoreParenImpCasts()
+                                ? BO->getRHS()
+                                : BO->getLHS();
+        Expr::EvalResult R;
+        return Other->isValueDependent() || !Other->EvaluateAsInt(R, Ctx);
+      }
+      return false;
+    }
+    return false;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
@@ -1016,6 +1082,30 @@ void FunctionClassifier::run(const Stmt *Body) {
       if (!is_contained(Vars, Ev.Var))
         Vars.push_back(Ev.Var);
     }
+  // Evidence that a "load, compare later" pair is a seqcount reader and not
+  // a change detector (TCP sequence numbers, printk sequence numbers): the
+  // function orders its loads somewhere (a read barrier, an acquire load).
+  bool OrdersLoads = false;
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events)
+      if ((Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdLL)) ||
+          (Ev.Kind == EventKind::Load && T.OpenReaders.count(Ev.Key) &&
+           Ev.Ord >= Order::Acquire))
+        OrdersLoads = true;
+  // A mask or test of the low bit is seqcount-specific too.
+  for (auto &[Key, Vars] : T.OpenReaders) {
+    if (T.OddCheckedKeys.count(Key))
+      OrdersLoads = true;
+    for (const VarDecl *V : Vars)
+      if (T.OddCheckedVars.count(V))
+        OrdersLoads = true;
+  }
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events)
+      if (Ev.Kind == EventKind::Load && Ev.Masked && T.OpenReaders.count(Ev.Key))
+        OrdersLoads = true;
+  if (!OrdersLoads)
+    T.OpenReaders.clear();
   for (auto &[Key, Vars] : T.OpenReaders) {
     T.Counters.insert(Key);
     for (BlockEvents &BE : T.Blocks)
@@ -1128,9 +1218,11 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
           if (K.Storage == LocationKey::Param && K.ViaPointer) {
             if (const auto *P = dyn_cast<ParmVarDecl>(K.Base))
               R.WritesParams |= 1u << std::min(P->getFunctionScopeIndex(), 31u);
-          } else if (!K.isLocal() && K.Storage != LocationKey::Local) {
+          } else if (K.Storage == LocationKey::Global) {
             R.WritesGlobal = true;
           }
+          if (Ev.Kind != EventKind::Store && Ev.Ord >= Order::Acquire)
+            R.MayOrder = true;
           break;
         }
         case EventKind::Call:
@@ -1141,21 +1233,32 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
             R.WritesGlobal |= C.WritesGlobal;
             R.CallsSideEffect |= C.CallsSideEffect;
             R.HasReadBarrier |= C.HasReadBarrier;
+            R.MayOrder |= C.MayOrder;
+          } else {
+            R.MayOrder = true; // cannot see inside
           }
           break;
         case EventKind::Lock:
         case EventKind::Unlock:
         case EventKind::WriteBegin:
         case EventKind::WriteEnd:
-          R.CallsSideEffect = true;
+          R.MayOrder = true;
           break;
         case EventKind::Barrier:
           if (Ev.Bits & OrdLL)
             R.HasReadBarrier = true;
+          if (Ev.Bits)
+            R.MayOrder = true;
           break;
         case EventKind::ReadRetry:
+        case EventKind::ReadBegin:
           if (Ev.RetryHasBarrier)
             R.HasReadBarrier = true;
+          R.MayOrder = true;
+          break;
+        case EventKind::Load:
+          if (Ev.Ord >= Order::Acquire)
+            R.MayOrder = true;
           break;
         default:
           break;
@@ -1174,8 +1277,10 @@ bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,
     return true;
   if (!E.Callee || !E.Callee->hasBody())
     return false; // unknown: stay silent
+  // Kernel read sections call helpers that take references, lock and
+  // unlock around their own data: only writes to global variables count.
   const FunctionSummary &S = summary(E.Callee);
-  if (S.WritesGlobal || S.CallsSideEffect)
+  if (S.WritesGlobal)
     return true;
   if (!S.WritesParams)
     return false;

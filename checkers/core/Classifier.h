@@ -42,6 +42,9 @@ struct FunctionTrace {
   llvm::DenseMap<const clang::VarDecl *, int> VarSource;
   /// Local variables read somewhere other than as an assignment target.
   llvm::DenseSet<const clang::VarDecl *> UsedVars;
+  /// Local variables whose value leaves local arithmetic (returned,
+  /// passed, stored, compared with a non-constant, address taken).
+  llvm::DenseSet<const clang::VarDecl *> EscapingVars;
   /// Variables or keys whose low bit is tested or masked.
   llvm::DenseSet<const clang::VarDecl *> OddCheckedVars;
   llvm::DenseSet<int> OddCheckedKeys;
@@ -59,6 +62,7 @@ struct FunctionSummary {
   bool WritesGlobal = false;   // stores to globals or through unknown pointers
   bool CallsSideEffect = false;
   bool HasReadBarrier = false; // LL-ordering barrier somewhere inside
+  bool MayOrder = false;       // barrier, lock, ordered RMW or unknown call
   unsigned WritesParams = 0;   // bit i: stores through parameter i
 };
 

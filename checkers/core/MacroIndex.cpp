@@ -23,6 +23,12 @@ public:
     const ApiEntry *E = Index.Model.lookup(II->getName());
     if (!E)
       return;
+    // <stdatomic.h> names (atomic_fetch_add…) collide with kernel atomics;
+    // they expand to C11 atomic builtins, which are classified structurally.
+    if (const MacroInfo *MI = MD.getMacroInfo())
+      if (Index.SM.getFilename(Index.SM.getSpellingLoc(MI->getDefinitionLoc()))
+              .ends_with("stdatomic.h"))
+        return;
     auto I = std::make_unique<MacroInstance>();
     I->Name = Index.Model.entries().find(II->getName())->getKey();
     I->Entry = E;

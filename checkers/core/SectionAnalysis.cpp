@@ -19,7 +19,9 @@ Tri join(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
 
 struct CounterState {
   Tri W = Tri::Closed, R = Tri::Closed;
-  // "Must" flags: true only if true on every path reaching this point.
+  // Ordering flags hold if they hold on some path reaching this point: a
+  // barrier on one branch does not order the other branch's stores.
+  bool WNested = false;        // begun twice: the next end keeps it open
   bool WNeedBarrier = false;   // odd increment not yet followed by a wmb
   bool WUnordered = false;     // data store since the last wmb
   bool RNeedBarrier = false;   // begin load not ordered before data loads
@@ -28,7 +30,7 @@ struct CounterState {
   const Event *RBegin = nullptr, *RLoad = nullptr;
 
   bool operator==(const CounterState &O) const {
-    return W == O.W && R == O.R && WNeedBarrier == O.WNeedBarrier &&
+    return W == O.W && R == O.R && WNested == O.WNested && WNeedBarrier == O.WNeedBarrier &&
            WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
            RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
            RBegin == O.RBegin && RLoad == O.RLoad;
@@ -55,15 +57,40 @@ void joinInto(State &Into, const State &From) {
     const CounterState &B = From.C[I];
     A.W = join(A.W, B.W);
     A.R = join(A.R, B.R);
-    A.WNeedBarrier = A.WNeedBarrier && B.WNeedBarrier;
-    A.WUnordered = A.WUnordered && B.WUnordered;
-    A.RNeedBarrier = A.RNeedBarrier && B.RNeedBarrier;
-    A.RUnordered = A.RUnordered && B.RUnordered;
+    A.WNeedBarrier = A.WNeedBarrier || B.WNeedBarrier;
+    A.WUnordered = A.WUnordered || B.WUnordered;
+    A.RNeedBarrier = A.RNeedBarrier || B.RNeedBarrier;
+    A.RUnordered = A.RUnordered || B.RUnordered;
+    A.WNested = A.WNested || B.WNested;
     A.WBegin = pick(A.WBegin, B.WBegin);
     A.WStore = A.WUnordered ? pick(A.WStore, B.WStore) : nullptr;
     A.RBegin = pick(A.RBegin, B.RBegin);
     A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
   }
+}
+
+/// Blocks from the entry, each after its predecessors except at back edges.
+std::vector<const CFGBlock *> reversePostOrder(const CFG &G) {
+  std::vector<bool> Seen(G.getNumBlockIDs());
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  std::vector<const CFGBlock *> Post;
+  Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
+  Seen[G.getEntry().getBlockID()] = true;
+  while (!Stack.empty()) {
+    auto &[Blk, It] = Stack.back();
+    if (It == Blk->succ_end()) {
+      Post.push_back(Blk);
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = It->getReachableBlock();
+    ++It;
+    if (Succ && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
 }
 
 class Analysis {
@@ -83,6 +110,8 @@ public:
           HasBegin.insert(E.Key);
         if (E.Kind == EventKind::WriteEnd)
           HasEnd.insert(E.Key);
+        if (E.Kind == EventKind::ReadRetry && E.Var)
+          Validated.insert({E.Key, E.Var});
       }
   }
 
@@ -119,7 +148,7 @@ public:
         }
       }
     }
-    for (const CFGBlock *B : G) {
+    for (const CFGBlock *B : reversePostOrder(G)) {
       if (!In[B->getBlockID()].Reached)
         continue;
       State S = In[B->getBlockID()];
@@ -163,8 +192,10 @@ private:
     for (unsigned I = 0; I != Counters.size(); ++I) {
       const CounterState &CS = S.C[I];
       int K = Counters[I];
-      if (CS.W == Tri::Open && CS.WBegin && CS.WBegin->Kind == EventKind::WriteBegin &&
-          HasEnd.count(K))
+      // Open on every path, or on some path (an early goto out): the
+      // function ends the section elsewhere, so this path forgot to.
+      if (CS.W != Tri::Closed && CS.WBegin &&
+          CS.WBegin->Kind == EventKind::WriteBegin && HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
     }
   }
@@ -177,19 +208,28 @@ private:
     switch (E.Kind) {
     case EventKind::WriteBegin:
       if (CounterState *C = ForCounter(E.Key)) {
-        if (Report && C->W == Tri::Open && C->WBegin &&
-            C->WBegin->Kind == EventKind::WriteBegin)
-          Obs.writeBeginWhileOpen(T, E.Key, E, *C->WBegin);
+        if (C->W == Tri::Open && C->WBegin &&
+            C->WBegin->Kind == EventKind::WriteBegin) {
+          if (Report)
+            Obs.writeBeginWhileOpen(T, E.Key, E, *C->WBegin);
+          C->WNested = true;
+          break;
+        }
         C->W = Tri::Open;
         C->WBegin = &E;
         C->WNeedBarrier = false;
         C->WUnordered = false;
+        C->R = Tri::Closed; // a reader that takes the writer side is exclusive
       }
       break;
     case EventKind::WriteEnd:
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report && C->W == Tri::Closed && HasBegin.count(E.Key))
           Obs.writeEndWithoutBegin(T, E.Key, E);
+        if (C->W == Tri::Open && C->WNested) {
+          C->WNested = false; // reported at the second begin already
+          break;
+        }
         C->W = Tri::Closed;
         C->WNeedBarrier = C->WUnordered = false;
       }
@@ -238,9 +278,12 @@ private:
       for (unsigned I = 0; I != S.C.size(); ++I) {
         CounterState &C = S.C[I];
         if (C.W == Tri::Open) {
-          if (Report && C.WNeedBarrier && C.WBegin)
+          // A store-release is ordered after everything before it, the odd
+          // increment included; it does not order what follows it.
+          bool Release = E.Kind == EventKind::Store &&
+                         (E.Ord == Order::Release || E.Ord == Order::SeqCst);
+          if (Report && C.WNeedBarrier && C.WBegin && !Release)
             Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
-          C.WNeedBarrier = false; // one report per section
           C.WUnordered = true;
           C.WStore = &E;
         }
@@ -266,6 +309,11 @@ private:
       }
       break;
     case EventKind::ReadBegin:
+      // A begin opens a section only when this function validates its
+      // value: a snapshot handed to a caller, compared, or stored for
+      // later is not a section here.
+      if (!E.OpenCoded && !(E.Var && Validated.count({E.Key, E.Var})))
+        break;
       if (CounterState *C = ForCounter(E.Key)) {
         C->R = Tri::Open;
         C->RBegin = &E;
@@ -297,15 +345,22 @@ private:
         C->R = Tri::Closed;
       break;
     case EventKind::Lock:
+      // Taking the writer lock of the seqlock (read_seqlock_excl) makes the
+      // rest exclusive; any lock acquisition orders later loads.
+      for (unsigned I = 0; I != S.C.size(); ++I) {
+        CounterState &C = S.C[I];
+        if (Counters[I] == E.Key)
+          C.R = Tri::Closed;
+        C.RNeedBarrier = C.RUnordered = false;
+        C.RLoad = nullptr;
+      }
+      break;
     case EventKind::Unlock:
-      for (unsigned I = 0; I != S.C.size(); ++I)
-        if (S.C[I].R == Tri::Open && Report && S.C[I].RBegin)
-          Obs.readSideEffect(T, Counters[I], *S.C[I].RBegin, E);
       break;
     case EventKind::Call: {
       bool ReadBarrier = true; // unknown callee: assume it may order
       if (E.Callee && E.Callee->hasBody())
-        ReadBarrier = Cl.summary(E.Callee).HasReadBarrier;
+        ReadBarrier = Cl.summary(E.Callee).MayOrder;
       for (unsigned I = 0; I != S.C.size(); ++I) {
         CounterState &C = S.C[I];
         if (C.R == Tri::Open && Report && C.RBegin &&
@@ -339,6 +394,11 @@ private:
       const LocationKey &CK = T.key(Counter);
       return CK.Base && CK.Base == K.Base;
     }
+    // Through a local pointer that was loaded from shared memory
+    // (o = READ_ONCE(d->owner); o->hits++): the pointee is shared.
+    if (K.Storage == LocationKey::Local && K.ViaPointer && K.Base &&
+        T.VarSource.count(K.Base))
+      return true;
     return false; // through a local pointer or an unknown base: stay silent
   }
 
@@ -348,6 +408,7 @@ private:
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   DenseSet<int> HasBegin, HasEnd;
+  DenseSet<std::pair<int, const VarDecl *>> Validated;
   std::vector<State> In;
 };
 

@@ -1,0 +1,263 @@
+// RUN: %clang_plugin -fsyntax-only -Xclang -verify -Xclang -verify-ignore-unexpected=note %s
+// expected-no-diagnostics
+/*
+ * seqcount-read-odd-unchecked, kernel style: readers that handle the low bit
+ * in every accepted way -- "& ~1" masking, "& 1" / "% 2" tests with retry or
+ * bail-out, waiting while odd (lib/vdso/gettimeofday.c), raw_seqcount_begin()
+ * -- plus readers where an odd count is meaningful or impossible: the API
+ * (which waits), latch readers (the low bit selects the copy), and a single
+ * counter load compared with a cached value (not a read section at all).
+ */
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/seqlock.h>
+#include <asm/barrier.h>
+#include <asm/processor.h>
+
+#define EAGAIN 11
+
+struct snap {
+	unsigned int seq;
+	u64 a;
+	u64 b;
+};
+
+/* Masking: an odd count can never equal the masked value at the recheck. */
+u64 snap_sum_masked(struct snap *s)
+{
+	unsigned int seq;
+	u64 a, b;
+
+	do {
+		seq = READ_ONCE(s->seq) & ~1U;
+		smp_rmb();
+		a = READ_ONCE(s->a);
+		b = READ_ONCE(s->b);
+		smp_rmb();
+	} while (READ_ONCE(s->seq) != seq);
+	return a + b;
+}
+
+/* Testing the bit and retrying. */
+u64 snap_a_goto(struct snap *s)
+{
+	unsigned int seq;
+	u64 a;
+
+retry:
+	seq = smp_load_acquire(&s->seq);
+	if (seq & 1)
+		goto retry;
+	a = READ_ONCE(s->a);
+	smp_rmb();
+	if (READ_ONCE(s->seq) != seq)
+		goto retry;
+	return a;
+}
+
+/* Waiting while odd with an acquire load. */
+u64 snap_b_wait(struct snap *s)
+{
+	unsigned int seq;
+	u64 b;
+
+	do {
+		while ((seq = smp_load_acquire(&s->seq)) & 1)
+			cpu_relax();
+		b = READ_ONCE(s->b);
+		smp_rmb();
+	} while (READ_ONCE(s->seq) != seq);
+	return b;
+}
+
+/* lib/vdso/gettimeofday.c: while (unlikely((seq = READ_ONCE(vd->seq)) & 1)). */
+struct vdso_data {
+	u32 seq;
+	u64 cycle_last;
+	u64 mask;
+};
+
+u64 vdso_read(const struct vdso_data *vd)
+{
+	u32 seq;
+	u64 last, mask;
+
+	do {
+		while (unlikely((seq = READ_ONCE(vd->seq)) & 1))
+			cpu_relax();
+		smp_rmb();
+		last = READ_ONCE(vd->cycle_last);
+		mask = READ_ONCE(vd->mask);
+		smp_rmb();
+	} while (unlikely(READ_ONCE(vd->seq) != seq));
+	return last & mask;
+}
+
+/* "% 2" is the same test. */
+u64 snap_sum_mod(struct snap *s)
+{
+	unsigned int seq;
+	u64 a, b;
+
+	for (;;) {
+		seq = READ_ONCE(s->seq);
+		if (seq % 2)
+			continue;
+		smp_rmb();
+		a = READ_ONCE(s->a);
+		b = READ_ONCE(s->b);
+		smp_rmb();
+		if (READ_ONCE(s->seq) == seq)
+			break;
+	}
+	return a + b;
+}
+
+/* Bailing out on an odd count (the caller retries later) is a check too. */
+int snap_try_a(struct snap *s, u64 *a)
+{
+	unsigned int seq;
+	u64 v;
+
+	seq = smp_load_acquire(&s->seq);
+	if (unlikely(seq & 1))
+		return -EAGAIN;
+	v = READ_ONCE(s->a);
+	smp_rmb();
+	if (READ_ONCE(s->seq) != seq)
+		return -EAGAIN;
+	*a = v;
+	return 0;
+}
+
+/* The API waits for an even count. */
+struct point {
+	u64 x, y;
+};
+
+static seqcount_t pt_seq = SEQCNT_ZERO(pt_seq);
+static struct point pt;
+
+struct point pt_get(void)
+{
+	struct point p;
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&pt_seq);
+		p = pt;
+	} while (read_seqcount_retry(&pt_seq, seq));
+	return p;
+}
+
+/* raw_seqcount_begin() masks the bit itself, raw_read_seqcount() & ~1 by hand. */
+u64 pt_get_x(void)
+{
+	unsigned int seq;
+	u64 x;
+
+	do {
+		seq = raw_seqcount_begin(&pt_seq);
+		x = pt.x;
+	} while (read_seqcount_retry(&pt_seq, seq));
+	return x;
+}
+
+u64 pt_get_y(void)
+{
+	unsigned int seq;
+	u64 y;
+
+	do {
+		seq = raw_read_seqcount(&pt_seq) & ~1U;
+		y = pt.y;
+	} while (read_seqcount_retry(&pt_seq, seq));
+	return y;
+}
+
+/* Latch reader: the odd count is valid, its low bit picks the stable copy. */
+static seqcount_latch_t tk_latch = SEQCNT_LATCH_ZERO(tk_latch);
+static u64 tk_base[2];
+
+u64 tk_get_base(void)
+{
+	unsigned int seq;
+	u64 base;
+
+	do {
+		seq = raw_read_seqcount_latch(&tk_latch);
+		base = tk_base[seq & 1];
+	} while (read_seqcount_latch_retry(&tk_latch, seq));
+	return base;
+}
+
+/* Open-coded latch reader: same, by hand. */
+struct latch {
+	unsigned int seq;
+	u64 val[2];
+};
+
+u64 latch_get(struct latch *l)
+{
+	unsigned int seq;
+	u64 v;
+
+	do {
+		seq = READ_ONCE(l->seq);
+		smp_rmb();
+		v = READ_ONCE(l->val[seq & 1]);
+		smp_rmb();
+	} while (READ_ONCE(l->seq) != seq);
+	return v;
+}
+
+/* Testing the bit of the recheck value is as good: if it equals seq and is
+ * even, seq was even too. */
+u64 snap_a_recheck_odd(struct snap *s)
+{
+	unsigned int seq, again;
+	u64 a;
+
+retry:
+	seq = READ_ONCE(s->seq);
+	smp_rmb();
+	a = READ_ONCE(s->a);
+	smp_rmb();
+	again = READ_ONCE(s->seq);
+	if (again != seq || (again & 1))
+		goto retry;
+	return a;
+}
+
+/* One counter load compared with a cached generation: a cache check, not a
+ * read section (no reload of the counter). */
+struct cfg {
+	unsigned int gen;
+	int mode;
+};
+
+struct cfg_cache {
+	unsigned int gen;
+	int mode;
+};
+
+bool cfg_cache_valid(const struct cfg *c, const struct cfg_cache *cache)
+{
+	return READ_ONCE(c->gen) == cache->gen;
+}
+
+/* seqlock_t reader. */
+static DEFINE_SEQLOCK(cfg_lock);
+static struct { int mode, level; } cfgv;
+
+int cfg_get_mode(void)
+{
+	unsigned int seq;
+	int mode;
+
+	do {
+		seq = read_seqbegin(&cfg_lock);
+		mode = cfgv.mode;
+	} while (read_seqretry(&cfg_lock, seq));
+	return mode;
+}
