@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace seqlint {
 namespace {
 
@@ -30,6 +32,8 @@ public:
 
   void writeEndWithoutBegin(const FunctionTrace &T, int Counter,
                             const Event &End) override {
+    if (!Reported.insert(&End).second)
+      return;
     std::string C = name(T, Counter);
     Finding F = make(End.Loc, spelling(End) + " on '" + C +
                                   "' ends a write section that is not open on any "
@@ -50,7 +54,10 @@ public:
     emit(F);
   }
 
+  void functionDone(const FunctionTrace &, Classifier &) override { Reported.clear(); }
+
 private:
+  llvm::DenseSet<const Event *> Reported;
   static const Event *firstBegin(const FunctionTrace &T, int Counter) {
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events)

@@ -13,24 +13,32 @@ namespace seqlint {
 
 namespace {
 
-enum class Tri : unsigned char { Closed, Open, Maybe };
+/// Section state. Entry: not touched yet in this function (the caller may
+/// hold a write section open, as __must_hold() functions do).
+enum class Tri : unsigned char { Closed, Open, Maybe, Entry };
 
 Tri join(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
 
 struct CounterState {
-  Tri W = Tri::Closed, R = Tri::Closed;
+  Tri W = Tri::Entry, R = Tri::Closed;
   // Ordering flags hold if they hold on some path reaching this point: a
   // barrier on one branch does not order the other branch's stores.
   bool WNested = false;        // begun twice: the next end keeps it open
+  bool WEndedEntry = false;    // ended a section the caller opened
+  bool WOpenArrived = false;   // an open path merged here with no branch since
   bool WNeedBarrier = false;   // odd increment not yet followed by a wmb
   bool WUnordered = false;     // data store since the last wmb
   bool RNeedBarrier = false;   // begin load not ordered before data loads
   bool RUnordered = false;     // data load since the last rmb
   const Event *WBegin = nullptr, *WStore = nullptr;
+  const Event *WEntryEnd = nullptr; // the end that closed the caller's section
   const Event *RBegin = nullptr, *RLoad = nullptr;
 
   bool operator==(const CounterState &O) const {
-    return W == O.W && R == O.R && WNested == O.WNested && WNeedBarrier == O.WNeedBarrier &&
+    return W == O.W && R == O.R && WNested == O.WNested &&
+           WEndedEntry == O.WEndedEntry && WEntryEnd == O.WEntryEnd &&
+           WOpenArrived == O.WOpenArrived &&
+           WNeedBarrier == O.WNeedBarrier &&
            WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
            RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
            RBegin == O.RBegin && RLoad == O.RLoad;
@@ -55,7 +63,12 @@ void joinInto(State &Into, const State &From) {
   for (size_t I = 0; I != Into.C.size(); ++I) {
     CounterState &A = Into.C[I];
     const CounterState &B = From.C[I];
+    bool OpenMeetsOther = (A.W == Tri::Open) != (B.W == Tri::Open);
     A.W = join(A.W, B.W);
+    A.WOpenArrived = A.WOpenArrived || B.WOpenArrived ||
+                     (OpenMeetsOther && A.W == Tri::Maybe);
+    A.WEndedEntry = A.WEndedEntry || B.WEndedEntry;
+    A.WEntryEnd = pick(A.WEntryEnd, B.WEntryEnd);
     A.R = join(A.R, B.R);
     A.WNeedBarrier = A.WNeedBarrier || B.WNeedBarrier;
     A.WUnordered = A.WUnordered || B.WUnordered;
@@ -102,6 +115,16 @@ public:
     llvm::sort(Counters);
     for (unsigned I = 0; I != Counters.size(); ++I)
       Slot[Counters[I]] = I;
+    // Loads that only compute a counter's address (parent->d_inode in
+    // parent->d_inode->i_dir_seq) are not data of the section.
+    for (unsigned K = 0; K != T.Keys.size(); ++K)
+      for (int C : Counters) {
+        StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
+        if (CT.size() > KT.size() && CT.starts_with(KT) &&
+            (CT.substr(KT.size()).starts_with("->") ||
+             CT.substr(KT.size()).starts_with(".")))
+          AddressKeys.insert(K);
+      }
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         if (E.Key < 0)
@@ -161,7 +184,7 @@ private:
   bool isData(const Event &E) const {
     if (E.Key < 0)
       return true; // unknown location: not a counter, not local
-    return !Slot.count(E.Key);
+    return !Slot.count(E.Key) && !AddressKeys.count(E.Key);
   }
 
   void transfer(const CFGBlock &B, State &S, bool Report) {
@@ -175,8 +198,12 @@ private:
       if (E.Kind == EventKind::Return)
         LastReturn = &E;
     }
-    if (!Report || Noreturn || B.hasNoReturnElement())
-      return;
+    if (Report && !Noreturn && !B.hasNoReturnElement())
+      reportExits(B, S, LastReturn);
+    passBranch(B, S);
+  }
+
+  void reportExits(const CFGBlock &B, const State &S, const Event *LastReturn) {
     // Leaving the function?
     bool ToExit = false;
     for (const CFGBlock *Succ : B.succs())
@@ -194,10 +221,32 @@ private:
       int K = Counters[I];
       // Open on every path, or on some path (an early goto out): the
       // function ends the section elsewhere, so this path forgot to.
-      if (CS.W != Tri::Closed && CS.WBegin &&
+      // A merge of an open and a closed path is reported only when the open
+      // path jumped here (goto out, break) with no branch since: a section
+      // begun and ended under the same condition (if (cow) begin ... if
+      // (cow) end, mm/memory.c) merges as "maybe" and passes a branch.
+      bool Open = CS.W == Tri::Open || (CS.W == Tri::Maybe && CS.WOpenArrived);
+      if (Open && !CS.WEndedEntry && CS.WBegin &&
           CS.WBegin->Kind == EventKind::WriteBegin && HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
+      // Ended a section the caller held and returned without re-opening
+      // it, in a function that opens sections itself: an end too many.
+      if (CS.W == Tri::Closed && CS.WEndedEntry && CS.WEntryEnd && HasBegin.count(K))
+        Obs.writeEndWithoutBegin(T, K, *CS.WEntryEnd);
     }
+  }
+
+  /// After a conditional branch, a "maybe open" no longer comes straight
+  /// from a jump out of the section.
+  static void passBranch(const CFGBlock &B, State &S) {
+    unsigned Succs = 0;
+    for (const CFGBlock *Succ : B.succs())
+      if (Succ)
+        ++Succs;
+    if (Succs < 2)
+      return;
+    for (CounterState &C : S.C)
+      C.WOpenArrived = false;
   }
 
   void step(const Event &E, State &S, bool Report) {
@@ -219,6 +268,7 @@ private:
         C->WBegin = &E;
         C->WNeedBarrier = false;
         C->WUnordered = false;
+        C->WOpenArrived = false;
         C->R = Tri::Closed; // a reader that takes the writer side is exclusive
       }
       break;
@@ -230,13 +280,18 @@ private:
           C->WNested = false; // reported at the second begin already
           break;
         }
+        if (C->W == Tri::Entry) {
+          C->WEndedEntry = true; // the caller opened it (__must_hold)
+          C->WEntryEnd = &E;
+        }
+        C->WOpenArrived = false;
         C->W = Tri::Closed;
         C->WNeedBarrier = C->WUnordered = false;
       }
       break;
     case EventKind::CounterInc:
       if (CounterState *C = ForCounter(E.Key)) {
-        if (C->W == Tri::Closed) {
+        if (C->W == Tri::Closed || C->W == Tri::Entry) {
           C->W = Tri::Open;
           C->WBegin = &E;
           // A fully ordered kernel RMW (atomic_inc_return) orders later
@@ -407,7 +462,7 @@ private:
   SectionObserver &Obs;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
-  DenseSet<int> HasBegin, HasEnd;
+  DenseSet<int> HasBegin, HasEnd, AddressKeys;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
   std::vector<State> In;
 };
