@@ -1,0 +1,4 @@
+#include "shared.h"
+
+#warning a bug [seqlint-seqcount-read-no-retry]
+int a(void) { return 0; }

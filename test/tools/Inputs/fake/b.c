@@ -1,0 +1,3 @@
+#include "shared.h"
+
+int b(void) { return 1; }

@@ -1,0 +1,2 @@
+#warning never reported [seqlint-barrier-misplaced]
+int broken(void) { return undeclared_identifier; }

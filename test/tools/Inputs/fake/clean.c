@@ -1,0 +1,1 @@
+int clean(void) { return 2; }

@@ -1,0 +1,3 @@
+#include "writer.h"
+
+void tu1(struct s *p) { w(p); }

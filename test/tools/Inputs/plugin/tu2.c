@@ -1,0 +1,3 @@
+#include "writer.h"
+
+void tu2(struct s *p) { w(p); }

@@ -1,0 +1,445 @@
+/* seqlint — codebase runner.
+ *
+ *   seqlint [options] <file>... [-- <compiler flags>]
+ *   seqlint -p <build dir> [options] [<file>...] [-- <extra compiler flags>]
+ *
+ * Compiles each translation unit with the seqlint plugin (-fsyntax-only),
+ * reads the findings back from clang's serialized diagnostics, removes the
+ * duplicates (a header seen by many translation units), and prints them as
+ * text, JSON or SARIF. Exit status: 0 no findings, 1 findings, 2 usage error
+ * or a file that could not be analysed. See docs/integration.md. */
+#include "runner.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef SEQLINT_VERSION
+#define SEQLINT_VERSION "0.0.0"
+#endif
+#ifndef SEQLINT_CLANG
+#define SEQLINT_CLANG ""
+#endif
+#ifndef SEQLINT_LLVM_MAJOR
+#define SEQLINT_LLVM_MAJOR 19
+#endif
+
+typedef struct {
+  const char *build_dir;
+  const char *checks, *config, *plugin;
+  const char *output, *baseline, *write_baseline;
+  out_format format;
+  unsigned jobs;
+  int have_dashdash;
+  strvec files;
+  strvec extra;
+} options;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "Usage: seqlint [options] <file>... [-- <compiler flags>]\n"
+          "       seqlint -p <build dir> [options] [<file>...] [-- <extra compiler flags>]\n"
+          "\n"
+          "Runs the seqlint compiler plugin over a code base and reports its findings.\n"
+          "\n"
+          "Options:\n"
+          "  -p <dir>                 analyse the entries of <dir>/compile_commands.json\n"
+          "                           (all of them, or those of the given files)\n"
+          "  -j <n>                   run <n> compilers at a time (default: online CPUs)\n"
+          "  --checks=<globs>         checks to run, as a clang-tidy glob list\n"
+          "                           (passed to the plugin as -fplugin-arg-seqlint-checks)\n"
+          "  --config=<file>          configuration file instead of the .seqlint.yaml lookup\n"
+          "  --format=<format>        text (default), json or sarif\n"
+          "  -o <file>                write the findings to <file> (default: standard output)\n"
+          "  --baseline=<file>        do not report the findings recorded in <file>\n"
+          "  --write-baseline=<file>  record all current findings in <file>\n"
+          "  --plugin=<path>          the plugin (default: $SEQLINT_PLUGIN, else\n"
+          "                           <dir of seqlint>/../lib/seqlint.so)\n"
+          "  -h, --help               show this help\n"
+          "  --version                show the version\n"
+          "\n"
+          "Without -p, each file is compiled with the flags after \"--\" by $SEQLINT_CLANG,\n"
+          "else by %s.\n"
+          "With -p, flags after \"--\" are appended to every compile command.\n"
+          "\n"
+          "Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not\n"
+          "be analysed.\n",
+          SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang");
+}
+
+static void usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "%s: error: ", g_prog);
+  fprintf(stderr, fmt, arg);
+  fputs("\n\n", stderr);
+  usage(stderr);
+}
+
+/* Matches "-x VALUE", "-xVALUE" (short) or "--name=VALUE", "--name VALUE"
+ * (long). Returns 1 and sets *val on a match, -1 when the value is missing. */
+static int opt_value(char **argv, int argc, int *i, const char *name, const char **val) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(a, name, n) != 0)
+    return 0;
+  int is_short = name[1] != '-';
+  if (a[n] == '\0') {
+    if (*i + 1 >= argc)
+      return -1;
+    *val = argv[++*i];
+    return 1;
+  }
+  if (a[n] == '=') {
+    *val = a + n + 1;
+    return 1;
+  }
+  if (is_short) {
+    *val = a + n;
+    return 1;
+  }
+  return 0;
+}
+
+/* 0 ok, 1 exit 0 (help/version), 2 usage error */
+static int parse_options(int argc, char **argv, options *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    if (strcmp(a, "--") == 0) {
+      o->have_dashdash = 1;
+      for (int k = i + 1; k < argc; k++)
+        sv_push(&o->extra, argv[k]);
+      break;
+    }
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      return 1;
+    }
+    if (strcmp(a, "--version") == 0) {
+      printf("seqlint %s (LLVM %d)\n", SEQLINT_VERSION, SEQLINT_LLVM_MAJOR);
+      return 1;
+    }
+    if (a[0] != '-' || a[1] == '\0') {
+      sv_push(&o->files, a);
+      continue;
+    }
+    static const struct {
+      const char *name;
+      int id;
+    } opts[] = {{"--checks", 'c'},        {"--config", 'C'},
+                {"--format", 'f'},        {"--output", 'o'},
+                {"--baseline", 'b'},      {"--write-baseline", 'w'},
+                {"--plugin", 'P'},        {"--jobs", 'j'},
+                {"-j", 'j'},              {"-p", 'p'},
+                {"-o", 'o'}};
+    int id = 0, r = 0;
+    for (size_t k = 0; k < sizeof opts / sizeof *opts && !id; k++) {
+      r = opt_value(argv, argc, &i, opts[k].name, &v);
+      if (r < 0) {
+        usage_error("option '%s' needs a value", opts[k].name);
+        return 2;
+      }
+      if (r > 0)
+        id = opts[k].id;
+    }
+    if (!id) {
+      usage_error("unknown option '%s'", a);
+      return 2;
+    }
+    if (!v[0] && id != 'j') {
+      usage_error("option '%s' needs a non-empty value", a);
+      return 2;
+    }
+    switch (id) {
+    case 'c': o->checks = v; break;
+    case 'C': o->config = v; break;
+    case 'o': o->output = v; break;
+    case 'b': o->baseline = v; break;
+    case 'w': o->write_baseline = v; break;
+    case 'P': o->plugin = v; break;
+    case 'p': o->build_dir = v; break;
+    case 'f':
+      if (strcmp(v, "text") == 0)
+        o->format = FMT_TEXT;
+      else if (strcmp(v, "json") == 0)
+        o->format = FMT_JSON;
+      else if (strcmp(v, "sarif") == 0)
+        o->format = FMT_SARIF;
+      else {
+        usage_error("unknown format '%s' (expected text, json or sarif)", v);
+        return 2;
+      }
+      break;
+    case 'j': {
+      char *end = NULL;
+      errno = 0;
+      unsigned long n = strtoul(v, &end, 10);
+      if (!v[0] || *end || errno || v[0] == '-' || v[0] == '+' || n < 1 || n > 4096) {
+        usage_error("invalid number of jobs '%s' (expected 1 to 4096)", v);
+        return 2;
+      }
+      o->jobs = (unsigned)n;
+      break;
+    }
+    }
+  }
+  if (!o->build_dir && o->files.n == 0) {
+    usage_error("%s", "no input files (give files, or -p <build dir>)");
+    return 2;
+  }
+  return 0;
+}
+
+/* --plugin, else $SEQLINT_PLUGIN, else <dir of this executable>/../lib/seqlint.so */
+static char *resolve_plugin(const char *opt) {
+  char *candidate = NULL;
+  const char *how;
+  if (opt) {
+    candidate = xstrdup(opt);
+    how = "--plugin";
+  } else if (getenv("SEQLINT_PLUGIN") && getenv("SEQLINT_PLUGIN")[0]) {
+    candidate = xstrdup(getenv("SEQLINT_PLUGIN"));
+    how = "SEQLINT_PLUGIN";
+  } else {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n < 0) {
+      err_msg("cannot locate the seqlint executable (/proc/self/exe: %s); pass --plugin=PATH "
+              "or set SEQLINT_PLUGIN",
+              strerror(errno));
+      return NULL;
+    }
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash)
+      *slash = '\0';
+    candidate = xasprintf("%s/../lib/seqlint.so", buf);
+    how = "default location";
+  }
+  char *abs = path_canonical(NULL, candidate);
+  struct stat st;
+  if (stat(abs, &st) != 0 || !S_ISREG(st.st_mode) || access(abs, R_OK) != 0) {
+    err_msg("plugin '%s' (from %s): %s; build it (cmake --build build), or pass "
+            "--plugin=PATH or set SEQLINT_PLUGIN",
+            candidate, how,
+            stat(abs, &st) != 0      ? strerror(errno)
+            : !S_ISREG(st.st_mode) ? "is not a file"
+                                   : "is not readable");
+    free(candidate);
+    free(abs);
+    return NULL;
+  }
+  free(candidate);
+  return abs;
+}
+
+static char *resolve_config(const char *path) {
+  struct stat st;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    err_msg("cannot read config file '%s': %s", path, strerror(errno));
+    return NULL;
+  }
+  int is_reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  fclose(f);
+  if (!is_reg) {
+    err_msg("config file '%s' is not a regular file", path);
+    return NULL;
+  }
+  return path_canonical(NULL, path);
+}
+
+/* The directory of a file to be written must exist and be writable. */
+static int check_writable_dir(const char *path, const char *what) {
+  char *copy = xstrdup(path);
+  char *slash = strrchr(copy, '/');
+  const char *dir = ".";
+  if (slash) {
+    *slash = '\0';
+    dir = copy[0] ? copy : "/";
+  }
+  int ok = access(dir, W_OK | X_OK) == 0;
+  if (!ok)
+    err_msg("cannot write %s '%s': %s", what, path, strerror(errno));
+  free(copy);
+  return ok ? 0 : -1;
+}
+
+static const char *plural(size_t n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+int main(int argc, char **argv) {
+  options o = {0};
+  o.format = FMT_TEXT;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  o.jobs = ncpu > 0 ? (unsigned)(ncpu > 4096 ? 4096 : ncpu) : 1;
+
+  /* Output errors (a closed pipe) are reported by the write calls. */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_IGN;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGPIPE, &sa, NULL);
+
+  int rc = parse_options(argc, argv, &o);
+  if (rc) {
+    sv_free(&o.files);
+    sv_free(&o.extra);
+    if (rc == 1 && (fflush(stdout) != 0 || ferror(stdout))) {
+      err_msg("cannot write to standard output: %s", strerror(errno));
+      return 2;
+    }
+    return rc == 1 ? 0 : 2;
+  }
+
+  int exit_code = 2;
+  char *plugin = NULL, *config = NULL;
+  FILE *out = NULL;
+  const char *out_name = o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
+  strmap baseline = {0};
+  jobvec jobs = {0};
+  findvec all = {0};
+  strmap seen = {0};
+  cmd_options co = {0};
+
+  if (!(plugin = resolve_plugin(o.plugin)))
+    goto done;
+  if (o.config && !(config = resolve_config(o.config)))
+    goto done;
+  if (o.baseline && baseline_load(o.baseline, &baseline) != 0)
+    goto done;
+  if (o.write_baseline && check_writable_dir(o.write_baseline, "baseline") != 0)
+    goto done;
+  if (out_name) {
+    out = fopen(out_name, "w");
+    if (!out) {
+      err_msg("cannot open output file '%s': %s", out_name, strerror(errno));
+      goto done;
+    }
+  } else {
+    out = stdout;
+  }
+
+  co.plugin = plugin;
+  co.checks = o.checks;
+  co.config = config;
+  const char *env_clang = getenv("SEQLINT_CLANG");
+  co.clang = env_clang && env_clang[0] ? env_clang : SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang";
+  co.extra_args = o.extra;
+
+  if (o.build_dir) {
+    if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs) != 0)
+      goto done;
+  } else {
+    file_jobs(o.files.v, o.files.n, &co, &jobs);
+  }
+
+  int sig = run_jobs(&jobs, o.jobs);
+  if (sig) {
+    if (out && out != stdout)
+      fclose(out);
+    out = NULL;
+    for (size_t i = 0; i < jobs.n; i++)
+      job_free(jobs.v[i]);
+    free(jobs.v);
+    jobs.v = NULL;
+    jobs.n = 0;
+    signal(sig, SIG_DFL);
+    raise(sig);
+    goto done;
+  }
+
+  /* Merge in job order (not completion order): the output does not depend on -j. */
+  size_t analysed = 0, failed = 0;
+  strmap ok_files = {0}, bad_files = {0};
+  for (size_t i = 0; i < jobs.n; i++) {
+    job_t *j = jobs.v[i];
+    if (j->state == JOB_OK) {
+      sm_slot(&ok_files, j->display, NULL);
+      findings_merge(&all, &seen, &j->findings);
+    } else {
+      sm_slot(&bad_files, j->display, NULL);
+    }
+  }
+  analysed = ok_files.n;
+  failed = bad_files.n;
+  sm_free(&ok_files, NULL);
+  sm_free(&bad_files, NULL);
+  findings_finalize(&all);
+
+  int write_failed = 0;
+  if (o.write_baseline && baseline_write(o.write_baseline, &all) != 0)
+    write_failed = 1;
+
+  findvec reported = {0};
+  size_t suppressed = 0;
+  for (size_t i = 0; i < all.n; i++) {
+    if (o.baseline && sm_get(&baseline, all.v[i]->fingerprint))
+      suppressed++;
+    else
+      fv_push(&reported, all.v[i]);
+  }
+
+  errno = 0;
+  int wr;
+  switch (o.format) {
+  case FMT_JSON: wr = write_json(out, &reported); break;
+  case FMT_SARIF: wr = write_sarif(out, &reported, &jobs); break;
+  default: wr = write_text(out, &reported); break;
+  }
+  free(reported.v); /* borrowed from `all` */
+  int saved = errno;
+  if (wr == 0 && fflush(out) != 0)
+    wr = -1, saved = errno;
+  if (wr == 0 && ferror(out))
+    wr = -1, saved = saved ? saved : EIO;
+  if (out != stdout) {
+    if (fclose(out) != 0 && wr == 0)
+      wr = -1, saved = errno;
+    out = NULL;
+  }
+  if (wr != 0) {
+    err_msg("cannot write %s%s%s: %s", out_name ? "'" : "", out_name ? out_name : "standard output",
+            out_name ? "'" : "", strerror(saved ? saved : EIO));
+    write_failed = 1;
+  }
+
+  for (size_t i = 0; i < jobs.n; i++)
+    if (jobs.v[i]->state == JOB_FAILED)
+      err_msg("%s not analysed: %s", jobs.v[i]->display, jobs.v[i]->error);
+
+  size_t nrep = all.n - suppressed;
+  fprintf(stderr, "%zu %s in %zu %s (%zu %s not analysed", nrep,
+          plural(nrep, "finding", "findings"), analysed, plural(analysed, "file", "files"),
+          failed, plural(failed, "file", "files"));
+  if (o.baseline)
+    fprintf(stderr, ", %zu %s suppressed by the baseline", suppressed,
+            plural(suppressed, "finding", "findings"));
+  fputs(")\n", stderr);
+
+  exit_code = (failed || write_failed) ? 2 : nrep ? 1 : 0;
+
+done:
+  if (out && out != stdout)
+    fclose(out);
+  for (size_t i = 0; i < jobs.n; i++)
+    job_free(jobs.v[i]);
+  free(jobs.v);
+  fv_free(&all);
+  sm_free(&seen, NULL);
+  sm_free(&baseline, NULL);
+  compdb_cleanup();
+  source_cache_free();
+  free(plugin);
+  free(config);
+  sv_free(&o.files);
+  sv_free(&o.extra);
+  if (fflush(stdout) != 0 && exit_code != 2) {
+    err_msg("cannot write to standard output: %s", strerror(errno));
+    exit_code = 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,216 @@
+/* seqlint codebase runner: shared types and interfaces.
+ *
+ * The runner talks to the plugin only through the compiler's command line and
+ * the serialized diagnostics it writes (DESIGN.md, "Layout"): it compiles every
+ * translation unit with -fplugin=seqlint.so -fsyntax-only --serialize-diagnostics,
+ * reads the diagnostics back with libclang and keeps the ones tagged
+ * "[seqlint-<check>]". */
+#ifndef SEQLINT_RUNNER_H
+#define SEQLINT_RUNNER_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* ---- util.c ---------------------------------------------------------- */
+
+extern const char *g_prog; /* "seqlint" */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Messages on stderr, prefixed with "seqlint: error: " etc. */
+void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef struct {
+  char **v;
+  size_t n, cap;
+} strvec;
+void sv_push(strvec *sv, const char *s);     /* copies s */
+void sv_push_own(strvec *sv, char *s);       /* takes ownership */
+void sv_free(strvec *sv);
+char **sv_argv(strvec *sv);                  /* NULL-terminated view */
+
+/* String-keyed hash map; keys are copied, values are caller-owned. */
+typedef struct {
+  char **keys;
+  void **vals;
+  size_t cap, n;
+} strmap;
+void **sm_slot(strmap *m, const char *key, int *created); /* inserts */
+void *sm_get(const strmap *m, const char *key);
+void sm_free(strmap *m, void (*free_val)(void *));
+
+int starts_with(const char *s, const char *prefix);
+int ends_with(const char *s, const char *suffix);
+const char *base_name(const char *path);
+char *path_join(const char *dir, const char *name);
+char *path_normalize(const char *abs); /* lexical: removes ".", "..", "//" */
+/* Absolute, canonical (realpath when the file exists, lexical otherwise).
+ * Names like "<built-in>" are returned unchanged. */
+char *path_canonical(const char *dir, const char *name);
+/* Relative to the current directory when inside it, else absolute. */
+char *path_display(const char *canonical);
+const char *cwd_path(void);
+
+/* ---- checks.c -------------------------------------------------------- */
+
+typedef struct {
+  const char *name;  /* without the "seqlint-" prefix */
+  const char *short_desc;
+  const char *full_desc;
+} check_info;
+extern const check_info g_checks[];
+extern const size_t g_num_checks;
+int check_index(const char *name); /* -1 when unknown */
+char *check_camel_case(const char *name);
+
+/* ---- findings.c ------------------------------------------------------ */
+
+typedef struct {
+  char *file; /* display path; "" when unknown */
+  char *abs;  /* canonical path; "" when unknown */
+  unsigned line, col;
+} loc_t;
+
+typedef struct {
+  loc_t loc;
+  char *message;
+} note_t;
+
+typedef struct {
+  loc_t begin;                /* start of the replaced range */
+  unsigned end_line, end_col; /* exclusive end, same file */
+  char *replacement;
+} fixit_t;
+
+typedef struct {
+  char *check; /* without the "seqlint-" prefix */
+  loc_t loc;
+  unsigned end_line, end_col; /* 0 when the diagnostic has no range */
+  char *message;              /* without the trailing "[seqlint-<check>]" */
+  int is_error;               /* clang level: error (else warning) */
+  note_t *notes;
+  size_t n_notes;
+  fixit_t *fixits;
+  size_t n_fixits;
+  char *fingerprint; /* set by findings_finalize() */
+} finding_t;
+
+typedef struct {
+  finding_t **v;
+  size_t n, cap;
+} findvec;
+
+void loc_set(loc_t *l, const char *dir, const char *name, unsigned line, unsigned col);
+void loc_free(loc_t *l);
+void finding_free(finding_t *f);
+void fv_push(findvec *fv, finding_t *f);
+void fv_free(findvec *fv); /* frees the findings too */
+
+/* Source text cache (the line of a finding, for fingerprints and snippets). */
+const char *source_line(const char *abs, unsigned line, size_t *len);
+void source_cache_free(void);
+/* JSON string from arbitrary bytes (invalid UTF-8 replaced). */
+struct json_t;
+struct json_t *json_str(const char *s);
+
+/* Moves the findings of `from` into `into` unless an identical finding
+ * (check, file, line, column, message) is already there; `seen` remembers
+ * what `into` holds. `from` is left empty. */
+void findings_merge(findvec *into, strmap *seen, findvec *from);
+/* Sorts (file, line, column, check, message) and computes fingerprints. */
+void findings_finalize(findvec *fv);
+
+/* Baseline: {"version":1,"findings":[{check,file,fingerprint}]} */
+int baseline_load(const char *path, strmap *fingerprints); /* 0 ok */
+int baseline_write(const char *path, const findvec *fv);   /* 0 ok */
+
+/* ---- compdb.c / jobs ------------------------------------------------- */
+
+typedef enum { JOB_PENDING, JOB_RUNNING, JOB_OK, JOB_FAILED } job_state;
+
+typedef struct {
+  size_t index;
+  char *display;   /* main file, for progress and messages */
+  char *directory; /* where the compiler runs */
+  strvec args;     /* compiler command, without the .dia output */
+  int substituted; /* argv[0] replaced by the configured clang */
+  int retried;
+  job_state state;
+  char *error; /* why the file could not be analysed */
+  findvec findings;
+  pid_t pid;
+  char *dia_path, *err_path;
+} job_t;
+
+typedef struct {
+  job_t **v;
+  size_t n, cap;
+} jobvec;
+
+typedef struct {
+  const char *plugin;     /* absolute */
+  const char *checks;     /* NULL: plugin default */
+  const char *config;     /* absolute or NULL */
+  const char *clang;      /* compiler for file mode and substitution */
+  strvec extra_args;      /* after "--" */
+} cmd_options;
+
+void jv_push(jobvec *jv, job_t *j);
+void job_free(job_t *j);
+job_t *job_new(const char *display, const char *directory);
+void job_fail(job_t *j, char *error); /* takes ownership */
+
+/* Appends the jobs for the database in `dir` (all entries, or those of
+ * `files`). Returns 0, or -1 after printing an error (database unusable). */
+int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options *o, jobvec *out);
+/* Appends one job per file, compiled with o->extra_args. */
+void file_jobs(char **files, size_t nfiles, const cmd_options *o, jobvec *out);
+/* Rewrites a compile command for analysis: drops outputs, dependency files
+ * and flags known to be rejected, appends the plugin flags. */
+void build_analysis_args(const char *const *argv, size_t argc, const cmd_options *o,
+                         int substituted, strvec *out);
+/* Flags a substituted compiler rejected ("unknown argument"). */
+extern strmap g_dropped_flags;
+void compdb_cleanup(void); /* frees the caches above */
+
+/* ---- exec.c ---------------------------------------------------------- */
+
+/* Runs every pending job, at most `jobs` at a time. Returns 0, or the signal
+ * number that interrupted the run. */
+int run_jobs(jobvec *jv, unsigned jobs);
+/* Runs argv in dir and returns its stdout (NULL on failure). */
+char *capture_output(const char *const *argv, const char *dir);
+
+/* ---- diag.c ---------------------------------------------------------- */
+
+typedef struct {
+  int loaded;       /* the .dia file could be read */
+  char *load_error; /* when !loaded */
+  char *first_error;/* first compiler error (not a seqlint finding), formatted */
+  size_t n_errors;
+  size_t n_seqlint_errors;
+  strvec unknown_args; /* "unknown argument: '-foo'" from the driver */
+  size_t n_unknown_arg_errors;
+} diag_summary;
+
+void read_diagnostics(const char *dia_path, const char *dir, findvec *out, diag_summary *s);
+void diag_summary_free(diag_summary *s);
+
+/* ---- output.c -------------------------------------------------------- */
+
+typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } out_format;
+
+/* Writes the findings; returns 0 or -1 (errno set by the failing call). */
+int write_text(FILE *out, const findvec *fv);
+int write_json(FILE *out, const findvec *fv);
+int write_sarif(FILE *out, const findvec *fv, const jobvec *jv);
+
+#endif
