@@ -207,7 +207,7 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
     }
   if (Checks.empty() && !Opts.DumpEvents)
     return;
-  const ApiModel &Model = getApiModel();
+  const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
   std::vector<const FunctionDecl *> Functions;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "Driver.h"
+#include "core/Config.h"
 #include "core/MacroIndex.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -23,7 +24,7 @@ namespace seqlint {
 namespace {
 
 const char *const ValidArgs =
-    "checks=<globs>, help, no-werror, dump-events";
+    "checks=<globs>, config=<file>, help, no-werror, dump-events";
 
 /// Reports findings through clang's DiagnosticsEngine. Custom diagnostics
 /// ignore -Werror and -w on clang 19, so the level is chosen here from the
@@ -56,9 +57,10 @@ private:
 
 class SeqlintConsumer : public ASTConsumer {
 public:
-  SeqlintConsumer(CompilerInstance &CI, DriverOptions Opts, bool NoWerror)
-      : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror),
-        Macros(CI.getSourceManager(), getApiModel()) {
+  SeqlintConsumer(CompilerInstance &CI, DriverOptions Opts, bool NoWerror,
+                  std::unique_ptr<ApiModel> Model)
+      : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror), Model(std::move(Model)),
+        Macros(CI.getSourceManager(), this->Model ? *this->Model : getApiModel()) {
     CI.getPreprocessor().addPPCallbacks(Macros.createCallbacks());
   }
 
@@ -76,18 +78,45 @@ private:
   CompilerInstance &CI;
   DriverOptions Opts;
   bool NoWerror;
+  std::unique_ptr<ApiModel> Model; // built-in + .seqlint.yaml APIs, if any
   MacroIndex Macros;
 };
+
+/// Does nothing: stands in when the configuration could not be read.
+class NullConsumer : public ASTConsumer {};
 
 class SeqlintAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    // .seqlint.yaml: the one given, or the nearest above the source file.
+    std::string Path = ConfigPath;
+    if (Path.empty() && !CI.getFrontendOpts().Inputs.empty() &&
+        CI.getFrontendOpts().Inputs[0].isFile())
+      Path = findConfig(CI.getFrontendOpts().Inputs[0].getFile());
+    Config Cfg;
+    std::unique_ptr<ApiModel> Model;
+    if (!Path.empty()) {
+      std::string Err;
+      if (!loadConfig(Path, Cfg, Err)) {
+        D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0")) << Err;
+        return std::make_unique<NullConsumer>();
+      }
+      if (!Cfg.Apis.empty())
+        Model = std::make_unique<ApiModel>(Cfg.model());
+    }
     DriverOptions O;
-    if (!O.Filter.parse(Checks).empty())
-      return nullptr; // rejected in ParseArgs already
+    std::string Err = O.Filter.parse(Cfg.Checks);
+    if (!Err.empty()) {
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0: Checks: %1"))
+          << Path << Err;
+      return std::make_unique<NullConsumer>();
+    }
+    O.Filter.parse(Checks); // validated in ParseArgs; applied after the file
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
-    return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror);
+    return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror,
+                                             std::move(Model));
   }
 
   bool ParseArgs(const CompilerInstance &CI,
@@ -107,6 +136,13 @@ protected:
         if (!Checks.empty())
           Checks += ",";
         Checks += Arg.str();
+      } else if (Arg.consume_front("config=")) {
+        if (Arg.empty()) {
+          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "seqlint: -fplugin-arg-seqlint-config= needs a file"));
+          return false;
+        }
+        ConfigPath = Arg.str();
       } else if (Arg == "help") {
         printHelp(llvm::outs());
       } else if (Arg == "no-werror") {
@@ -132,6 +168,8 @@ private:
           "usage: clang -fplugin=seqlint.so [-fplugin-arg-seqlint-<arg>] ...\n"
           "arguments:\n"
           "  checks=<globs>  clang-tidy style list, e.g. '-*,seqcount-read-*'\n"
+          "  config=<file>   .seqlint.yaml to use (default: the nearest one above\n"
+          "                  the source file)\n"
           "  no-werror       keep seqlint findings warnings under -Werror\n"
           "  dump-events     print the event trace of every function (debug)\n"
           "  help            print this text\n"
@@ -142,6 +180,7 @@ private:
   }
 
   std::string Checks;
+  std::string ConfigPath;
   bool NoWerror = false;
   bool DumpEvents = false;
 };

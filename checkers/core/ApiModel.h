@@ -78,6 +78,8 @@ public:
   bool isImplementationFunction(llvm::StringRef Name) const;
   /// True if a header of this file name implements an API (seqlock.h …).
   bool isApiHeader(llvm::StringRef FileName) const;
+  /// Adds (or replaces) a user API from .seqlint.yaml.
+  void addUser(llvm::StringRef Name, ApiEntry E) { Entries[Name] = E; }
   /// Names of every known macro (for the preprocessor index).
   const llvm::StringMap<ApiEntry> &entries() const { return Entries; }
 

@@ -59,6 +59,7 @@ public:
   void noteDefined(llvm::StringRef Name) { Defined.insert({Name, true}); }
 
   unsigned numInstances() const { return Instances.size(); }
+  const ApiModel &model() const { return Model; }
 
 private:
   friend class MacroIndexCallbacks;

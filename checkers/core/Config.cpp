@@ -1,0 +1,240 @@
+//===- Config.cpp ---------------------------------------------------------===//
+#include "core/Config.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+
+struct RoleSpec {
+  const char *Name;
+  ApiEntry Entry;
+};
+
+ApiEntry make(Role R, BarrierKind K = BarrierKind::Full, Order O = Order::Once,
+              bool Pointer = true) {
+  ApiEntry E{R, Family::Libc};
+  E.Barrier = K;
+  E.Ord = O;
+  E.ArgIsPointer = Pointer;
+  if (R == Role::ReadRetry)
+    E.ValueArg = 1;
+  return E;
+}
+
+const std::vector<RoleSpec> &roles() {
+  static const std::vector<RoleSpec> R = {
+      {"write-barrier", make(Role::Barrier, BarrierKind::Write)},
+      {"read-barrier", make(Role::Barrier, BarrierKind::Read)},
+      {"full-barrier", make(Role::Barrier, BarrierKind::Full)},
+      {"load-acquire", make(Role::Load, BarrierKind::Full, Order::Acquire, true)},
+      {"store-release", make(Role::Store, BarrierKind::Full, Order::Release, true)},
+      {"once-load", make(Role::Load, BarrierKind::Full, Order::Once, false)},
+      {"once-store", make(Role::Store, BarrierKind::Full, Order::Once, false)},
+      {"read-begin", make(Role::ReadBegin, BarrierKind::Full, Order::Acquire)},
+      {"read-retry", make(Role::ReadRetry)},
+      {"write-begin", make(Role::WriteBegin)},
+      {"write-end", make(Role::WriteEnd)},
+      {"lock", make(Role::Lock)},
+      {"unlock", make(Role::Unlock)},
+      {"pure", make(Role::Pure)},
+  };
+  return R;
+}
+
+class Parser {
+public:
+  Parser(StringRef Path, std::unique_ptr<MemoryBuffer> Buf, Config &Out)
+      : Path(Path.str()), Out(Out) {
+    SM.AddNewSourceBuffer(std::move(Buf), SMLoc());
+  }
+
+  bool parse(std::string &Error) {
+    std::string Diag;
+    raw_string_ostream OS(Diag);
+    yaml::Stream S(SM.getMemoryBuffer(SM.getMainFileID())->getBuffer(), SM, false);
+    SM.setDiagHandler(
+        [](const SMDiagnostic &D, void *Ctx) {
+          auto *P = static_cast<Parser *>(Ctx);
+          if (P->FirstError.empty())
+            P->FirstError = format(D);
+        },
+        this);
+    auto It = S.begin();
+    if (It == S.end() || !It->getRoot()) {
+      // An empty file configures nothing.
+      return FirstError.empty() ? true : (Error = FirstError, false);
+    }
+    yaml::Node *Root = It->getRoot();
+    if (!FirstError.empty()) {
+      Error = FirstError;
+      return false;
+    }
+    if (isa<yaml::NullNode>(Root))
+      return true;
+    auto *Map = dyn_cast<yaml::MappingNode>(Root);
+    if (!Map)
+      return fail(Root, "expected a mapping with 'Checks' and 'APIs' keys", Error);
+    for (yaml::KeyValueNode &KV : *Map) {
+      std::string Key;
+      if (!scalar(KV.getKey(), Key, "a key", Error))
+        return false;
+      yaml::Node *Value = KV.getValue();
+      if (!FirstError.empty())
+        return (Error = FirstError, false);
+      if (Key == "Checks") {
+        if (!scalar(Value, Out.Checks, "a string of check globs", Error))
+          return false;
+      } else if (Key == "APIs") {
+        if (!apis(Value, Error))
+          return false;
+      } else {
+        return fail(KV.getKey(),
+                    "unknown key '" + Key + "'; expected 'Checks' or 'APIs'", Error);
+      }
+    }
+    if (!FirstError.empty())
+      return (Error = FirstError, false);
+    return true;
+  }
+
+  std::string FirstError;
+
+private:
+  static std::string format(const SMDiagnostic &D) {
+    std::string S;
+    raw_string_ostream OS(S);
+    OS << D.getFilename() << ":" << D.getLineNo() << ":" << (D.getColumnNo() + 1)
+       << ": " << D.getMessage();
+    return S;
+  }
+
+  bool fail(yaml::Node *N, const Twine &Msg, std::string &Error) {
+    SMLoc L = N ? N->getSourceRange().Start : SMLoc();
+    auto [Line, Col] = SM.getLineAndColumn(L);
+    Error = (Path + ":" + Twine(Line) + ":" + Twine(Col) + ": " + Msg).str();
+    return false;
+  }
+
+  bool scalar(yaml::Node *N, std::string &Out, StringRef What, std::string &Error) {
+    auto *S = dyn_cast_or_null<yaml::ScalarNode>(N);
+    if (!S)
+      return fail(N, "expected " + What, Error);
+    SmallString<64> Storage;
+    Out = S->getValue(Storage).str();
+    return true;
+  }
+
+  bool apis(yaml::Node *N, std::string &Error) {
+    auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+    if (!Map)
+      return fail(N, "expected a mapping from roles to lists of names, e.g. "
+                     "'write-barrier: [my_wmb]'",
+                  Error);
+    for (yaml::KeyValueNode &KV : *Map) {
+      std::string RoleName;
+      if (!scalar(KV.getKey(), RoleName, "a role", Error))
+        return false;
+      const RoleSpec *Spec = nullptr;
+      for (const RoleSpec &R : roles())
+        if (RoleName == R.Name)
+          Spec = &R;
+      if (!Spec) {
+        std::string Valid;
+        for (StringRef R : configRoleNames())
+          Valid += (Valid.empty() ? "" : ", ") + R.str();
+        return fail(KV.getKey(), "unknown role '" + RoleName + "'; valid roles: " + Valid,
+                    Error);
+      }
+      yaml::Node *V = KV.getValue();
+      if (!FirstError.empty())
+        return (Error = FirstError, false);
+      std::vector<std::pair<std::string, yaml::Node *>> Names;
+      if (auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V)) {
+        for (yaml::Node &Item : *Seq) {
+          std::string Name;
+          if (!scalar(&Item, Name, "a macro or function name", Error))
+            return false;
+          Names.push_back({Name, &Item});
+        }
+      } else {
+        std::string Name;
+        if (!scalar(V, Name, "a name or a list of names", Error))
+          return false;
+        Names.push_back({Name, V});
+      }
+      if (!FirstError.empty())
+        return (Error = FirstError, false);
+      for (const auto &[Name, Where] : Names) {
+        if (Name.empty() || !(isalpha((unsigned char)Name[0]) || Name[0] == '_'))
+          return fail(Where, "'" + Name + "' is not a C identifier", Error);
+        for (char C : Name)
+          if (!isalnum((unsigned char)C) && C != '_')
+            return fail(Where, "'" + Name + "' is not a C identifier", Error);
+        Out.Apis.push_back({Name, Spec->Entry});
+      }
+    }
+    return true;
+  }
+
+  std::string Path;
+  Config &Out;
+  SourceMgr SM;
+};
+
+} // namespace
+
+std::vector<StringRef> configRoleNames() {
+  std::vector<StringRef> Names;
+  for (const RoleSpec &R : roles())
+    Names.push_back(R.Name);
+  return Names;
+}
+
+ApiModel Config::model() const {
+  ApiModel M = getApiModel();
+  for (const auto &[Name, E] : Apis)
+    M.addUser(Name, E);
+  return M;
+}
+
+bool loadConfig(StringRef Path, Config &Out, std::string &Error) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf) {
+    Error = (Path + ": cannot read seqlint config: " + Buf.getError().message()).str();
+    return false;
+  }
+  // Name the buffer after the file so YAML errors say where they are.
+  auto Named = MemoryBuffer::getMemBufferCopy((*Buf)->getBuffer(), Path);
+  Out.Path = Path.str();
+  Parser P(Path, std::move(Named), Out);
+  return P.parse(Error);
+}
+
+std::string findConfig(StringRef SourceFile) {
+  SmallString<256> Dir(SourceFile);
+  sys::fs::make_absolute(Dir);
+  sys::path::remove_filename(Dir);
+  while (!Dir.empty()) {
+    SmallString<256> Candidate(Dir);
+    sys::path::append(Candidate, ".seqlint.yaml");
+    if (sys::fs::exists(Candidate))
+      return std::string(Candidate);
+    StringRef Parent = sys::path::parent_path(Dir);
+    if (Parent == Dir)
+      break;
+    Dir = Parent;
+  }
+  return "";
+}
+
+} // namespace seqlint
