@@ -7,6 +7,7 @@
 #include "Check.h"
 #include "Driver.h"
 #include "core/Config.h"
+#include "core/Compat.h"
 #include "core/MacroIndex.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -26,19 +27,37 @@ namespace {
 const char *const ValidArgs =
     "checks=<globs>, config=<file>, help, no-werror, dump-events";
 
-/// Reports findings through clang's DiagnosticsEngine. Custom diagnostics
-/// ignore -Werror and -w on clang 19, so the level is chosen here from the
-/// engine's state.
+/// Reports findings through clang's DiagnosticsEngine. Where clang can put a
+/// custom diagnostic into a -W group (22), findings are warnings in
+/// compat::FindingGroup and clang applies -Werror, -w, -Wno-<group>,
+/// -Wno-error=<group> and pragmas itself. Elsewhere (19) custom diagnostics
+/// ignore those flags, so the level is chosen here from the engine's state.
 class DiagnosticSink : public FindingSink {
 public:
   DiagnosticSink(DiagnosticsEngine &D, bool NoWerror) : D(D), NoWerror(NoWerror) {}
 
-  void report(const Finding &F) override {
+  /// The diagnostic ID for a finding at Loc; 0 if it is silenced.
+  unsigned findingID(SourceLocation Loc) {
+    if (unsigned Grouped = compat::getGroupedWarningID(D, "%0")) {
+      DiagnosticsEngine::Level L = D.getDiagnosticLevel(Grouped, Loc);
+      if (L == DiagnosticsEngine::Ignored)
+        return 0;
+      // no-werror: an ungrouped custom warning is never promoted by -Werror.
+      if (L >= DiagnosticsEngine::Error && NoWerror)
+        return D.getCustomDiagID(DiagnosticsEngine::Warning, "%0");
+      return Grouped;
+    }
     if (D.getIgnoreAllWarnings())
-      return;
+      return 0;
     bool AsError = D.getWarningsAsErrors() && !NoWerror;
-    unsigned ID = D.getCustomDiagID(
+    return D.getCustomDiagID(
         AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, "%0");
+  }
+
+  void report(const Finding &F) override {
+    unsigned ID = findingID(F.Loc);
+    if (!ID)
+      return;
     {
       DiagnosticBuilder B = D.Report(F.Loc, ID);
       B << (F.Message + " [seqlint-" + F.Check + "]");
@@ -62,6 +81,9 @@ public:
       : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror), Model(std::move(Model)),
         Macros(CI.getSourceManager(), this->Model ? *this->Model : getApiModel()) {
     CI.getPreprocessor().addPPCallbacks(Macros.createCallbacks());
+    // Before parsing, so that the source's #pragma clang diagnostic applies.
+    compat::registerGroupedWarning(CI.getDiagnostics(),
+                                   CI.getDiagnosticOpts().Warnings, "%0");
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {

@@ -1,32 +1,51 @@
 #!/bin/sh
-# Build seqlint and run the whole lit suite (what CI runs).
-# Ends with one line "N passed, N failed" taken from lit's own counts.
-# Environment: BUILD_DIR (default build), JOBS (default 2), LLVM_VERSION (19).
+# Build seqlint and run the whole lit suite (what CI runs), once per LLVM
+# major: a plugin is tied to the clang it was built for, so each major gets
+# its own build tree and its own run of the suite.
+# Ends with one line "N passed, N failed": lit's own counts, summed over the
+# majors.
+# Environment: BUILD_DIR (default build: the LLVM 19 tree; other majors build
+# in $BUILD_DIR-<major>, e.g. build-22), JOBS (default 2), LLVM_VERSIONS
+# (default "19 22"; LLVM_VERSION=N alone tests just N).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-2}
-LLVM_VERSION=${LLVM_VERSION:-19}
+LLVM_VERSIONS=${LLVM_VERSIONS:-${LLVM_VERSION:-19 22}}
 
 scripts/deps.sh
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	-DLLVM_VERSION="$LLVM_VERSION" >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-status=0
-python3 "/usr/lib/llvm-$LLVM_VERSION/build/utils/lit/lit.py" -sv -j "$JOBS" \
-	"$BUILD_DIR/test" 2>&1 | tee "$log" || true
 # lit prints "  Passed     : 17 (89.47%)"; absent lines mean zero.
 count() {
 	sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | tail -n 1
 }
-passed=$(count Passed); passed=${passed:-0}
-failed=$(count Failed); failed=${failed:-0}
-for k in Unresolved "Timed Out" XPASS; do
-	n=$(count "$k"); failed=$((failed + ${n:-0}))
+passed=0
+failed=0
+for v in $LLVM_VERSIONS; do
+	dir=$BUILD_DIR
+	if [ "$v" != 19 ]; then
+		dir=$BUILD_DIR-$v
+	fi
+	echo "seqlint: LLVM $v in $dir"
+	: >"$log"
+	if cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		-DLLVM_VERSION="$v" >/dev/null && cmake --build "$dir" -j "$JOBS"; then
+		lit=/usr/lib/llvm-$v/build/utils/lit/lit.py
+		[ -f "$lit" ] || lit=/usr/lib/llvm-$v/bin/lit
+		python3 "$lit" -sv -j "$JOBS" "$dir/test" 2>&1 | tee "$log" || true
+	else
+		echo "seqlint: LLVM $v: build failed" >&2
+		failed=$((failed + 1))
+	fi
+	n=$(count Passed); passed=$((passed + ${n:-0}))
+	for k in Failed Unresolved "Timed Out" XPASS; do
+		n=$(count "$k"); failed=$((failed + ${n:-0}))
+	done
 done
+
+status=0
 if [ "$passed" = 0 ] || [ "$failed" != 0 ]; then
 	status=1
 fi

@@ -21,6 +21,15 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["LC_ALL"] = "C"
 config.environment.pop("CLANG_TIDY", None)
 
+# SEQLINT_SANITIZE=ON build (tools/robustness/sanitize.sh): the uninstrumented
+# clang/clang-tidy that load the plugin need its ASan+UBSan runtime preloaded.
+# abort_on_error: a report kills the process with SIGABRT, so `not` fails too.
+if getattr(config, "sanitizer_runtime", ""):
+    config.environment["LD_PRELOAD"] = config.sanitizer_runtime
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
+    config.available_features.add("sanitize")
+
 inputs = os.path.join(config.test_source_root, "Inputs")
 kernel_inc = os.path.join(inputs, "kernel")
 
@@ -41,9 +50,29 @@ config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%kernel_inc", kernel_inc))
 config.substitutions.append(("%python", shutil.which("python3") or "python3"))
 
+# Real peers' headers (Debian libdpdk-dev, libck-dev) for recognition tests.
+import subprocess
+try:
+    dpdk = subprocess.run(["pkg-config", "--cflags", "libdpdk"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, universal_newlines=True, timeout=30)
+    if dpdk.returncode == 0 and os.path.exists("/usr/include/dpdk/rte_seqcount.h"):
+        config.available_features.add("dpdk-headers")
+        config.substitutions.append(("%dpdk_cflags", dpdk.stdout.strip()))
+except (OSError, subprocess.SubprocessError):
+    pass
+if os.path.exists("/usr/include/ck_sequence.h"):
+    config.available_features.add("ck-headers")
+
 if os.path.exists(config.plugin):
     config.available_features.add("plugin")
 if os.path.exists(config.tidy_module):
     config.available_features.add("tidy-module")
 if os.path.exists(config.runner):
     config.available_features.add("runner")
+
+# The LLVM major the tree was built against (llvm-19, llvm-22), and what the
+# compile checks in cmake/SeqlintCompat.cmake found: custom-diag-groups means
+# the plugin's findings are in -Wuser-defined-warnings and -W flags apply.
+config.available_features.add("llvm-%s" % config.llvm_version)
+if getattr(config, "custom_diag_groups", False):
+    config.available_features.add("custom-diag-groups")

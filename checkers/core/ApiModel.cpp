@@ -1,6 +1,7 @@
 //===- ApiModel.cpp - the built-in API profiles ---------------------------===//
 #include "core/ApiModel.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -331,11 +332,30 @@ static std::optional<ApiEntry> classifyKernelAtomic(StringRef Name) {
   return access(Role::RMW, O, true);
 }
 
+/// Concurrency Kit's typed accessors: ck_pr_load_64, ck_pr_store_ptr,
+/// ck_pr_faa_int, ck_pr_inc_32 ...
+static std::optional<ApiEntry> classifyCK(StringRef Name) {
+  if (!Name.consume_front("ck_pr_"))
+    return std::nullopt;
+  if (Name.starts_with("load_"))
+    return access(Role::Load, Order::Once, true, Family::CK);
+  if (Name.starts_with("store_"))
+    return access(Role::Store, Order::Once, true, Family::CK);
+  for (const char *Op : {"faa_", "fas_", "cas_", "inc_", "dec_", "add_", "sub_",
+                         "and_", "or_", "xor_", "btc_", "bts_", "btr_", "neg_", "not_"})
+    if (Name.starts_with(Op))
+      return access(Role::RMW, Order::SeqCst, true, Family::CK);
+  return std::nullopt;
+}
+
 const ApiEntry *ApiModel::lookup(StringRef Name) const {
   auto It = Entries.find(Name);
   if (It != Entries.end())
     return &It->second;
-  if (auto E = classifyKernelAtomic(Name)) {
+  std::optional<ApiEntry> E = classifyKernelAtomic(Name);
+  if (!E)
+    E = classifyCK(Name);
+  if (E) {
     // Cache pattern hits so the returned pointer stays valid.
     auto &Self = const_cast<ApiModel &>(*this);
     return &Self.Entries.insert({Name, *E}).first->second;
@@ -352,7 +372,8 @@ bool ApiModel::isImplementationFunction(StringRef Name) const {
       "seqprop_", "__seqprop", "__seqcount_", "do_write_seqcount",
       "do_raw_write_seqcount", "do_read_seqcount", "do___read_seqcount",
       "do_raw_read_seqcount", "__read_seqcount_t", "__u64_stats", "__scoped_seqlock",
-      "arch_atomic", "raw_atomic", "__c11_", "seqlint__"};
+      "arch_atomic", "raw_atomic", "__c11_", "seqlint__", "ck_pr_md_",
+      "__rte_"};
   for (const char *P : Prefixes)
     if (Name.starts_with(P))
       return true;
@@ -367,11 +388,12 @@ bool ApiModel::isApiHeader(StringRef FileName) const {
   size_t Slash = FileName.find_last_of('/');
   if (Slash != StringRef::npos)
     FileName = FileName.drop_front(Slash + 1);
-  return StringSwitch<bool>(FileName)
-      .Cases("seqlock.h", "seqlock_types.h", "u64_stats_sync.h", "rwonce.h",
-             "barrier.h", "rte_seqlock.h", "rte_seqcount.h", true)
-      .Cases("ck_sequence.h", "ck_pr.h", "stdatomic.h", "atomic.h", true)
-      .Default(false);
+  // Not StringSwitch::Cases(): deprecated on LLVM 22 (see core/Compat.h).
+  static const StringLiteral Headers[] = {
+      "seqlock.h",     "seqlock_types.h", "u64_stats_sync.h", "rwonce.h",
+      "barrier.h",     "rte_seqlock.h",   "rte_seqcount.h",   "ck_sequence.h",
+      "ck_pr.h",       "stdatomic.h",     "atomic.h"};
+  return llvm::is_contained(Headers, FileName);
 }
 
 const ApiModel &getApiModel() {

@@ -1,8 +1,10 @@
 //===- Classifier.cpp -----------------------------------------------------===//
 #include "core/Classifier.h"
+#include "core/Compat.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
@@ -419,6 +421,13 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
     // A local or parameter that is a pointer: its pointee is not local.
     return true;
   }
+  if (isa<CXXThisExpr>(E)) {
+    // C++: members reached through `this` belong to the caller's object.
+    Text += "this";
+    K.Storage = LocationKey::Param;
+    K.ViaPointer = true;
+    return true;
+  }
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (!buildKey(ME->getBase(), K, Text, Depth + 1))
       return false;
@@ -750,7 +759,7 @@ void FunctionClassifier::classifyAsm(const GCCAsmStmt *AS, BlockEvents &B) {
       Memory = true;
   if (!Memory)
     return;
-  std::string Text = AS->getAsmString()->getString().lower();
+  std::string Text = StringRef(compat::asmString(AS)).lower();
   unsigned Bits = 0;
   StringRef S = Text;
   if (S.contains("mfence") || S.contains("lock") || S.contains("dmb ish\"") ||

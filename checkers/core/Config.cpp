@@ -232,7 +232,7 @@ std::string findConfig(StringRef SourceFile) {
     StringRef Parent = sys::path::parent_path(Dir);
     if (Parent == Dir)
       break;
-    Dir = Parent;
+    Dir.truncate(Parent.size()); // Parent points into Dir: no self-assign
   }
   return "";
 }
