@@ -1,0 +1,16 @@
+/* A buggy writer in a project header (not a system header). */
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+
+struct sample {
+	unsigned int seq;
+	int a, b;
+};
+
+static inline void update(struct sample *s, int a, int b)
+{
+	WRITE_ONCE(s->seq, s->seq + 1);
+	s->a = a;
+	s->b = b;
+	smp_store_release(&s->seq, s->seq + 1);
+}
