@@ -45,7 +45,7 @@ std::string Check::readBarrierSpelling() const {
 
 std::string Check::name(const FunctionTrace &T, int Key) {
   if (Key < 0)
-    return "the counter";
+    return "memory";
   return T.key(Key).displayName();
 }
 

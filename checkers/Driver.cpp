@@ -2,11 +2,14 @@
 #include "Driver.h"
 #include "Check.h"
 #include "core/Classifier.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
 #include "core/SectionAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -170,16 +173,61 @@ bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiMod
   return true;
 }
 
-void collectFunctions(DeclContext *DC, std::vector<const FunctionDecl *> &Out) {
-  for (Decl *D : DC->decls()) {
-    if (auto *FD = dyn_cast<FunctionDecl>(D))
-      Out.push_back(FD);
-    else if (auto *LS = dyn_cast<LinkageSpecDecl>(D))
-      collectFunctions(LS, Out);
-    else if (auto *NS = dyn_cast<NamespaceDecl>(D))
-      collectFunctions(NS, Out);
+/// Cheap test before building a CFG: does the body use anything seqlint
+/// recognises (a known macro, an API call, a C11/GNU atomic, a fence, an
+/// asm barrier, an _Atomic object)? Most functions do not.
+class EventFinder : public RecursiveASTVisitor<EventFinder> {
+public:
+  EventFinder(const MacroIndex &Macros) : Macros(Macros) {}
+  bool Found = false;
+
+  bool VisitStmt(Stmt *S) {
+    SourceLocation L = S->getBeginLoc();
+    if (L.isMacroID() && Macros.instanceAt(L))
+      return found();
+    if (isa<AtomicExpr>(S))
+      return found();
+    if (auto *AS = dyn_cast<GCCAsmStmt>(S))
+      for (unsigned I = 0; I != AS->getNumClobbers(); ++I)
+        if (AS->getClobber(I) == "memory")
+          return found();
+    if (auto *E = dyn_cast<Expr>(S))
+      if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && E->getType()->isAtomicType())
+        return found();
+    if (auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = calleeOf(CE))
+        if (const IdentifierInfo *II = F->getIdentifier()) {
+          StringRef N = II->getName();
+          if (Macros.model().lookup(N) || N.contains("atomic_thread_fence") ||
+              N.contains("atomic_signal_fence") || N.starts_with("__sync_"))
+            return found();
+        }
+    return true;
   }
-}
+
+private:
+  bool found() {
+    Found = true;
+    return false; // stop the traversal
+  }
+  const MacroIndex &Macros;
+};
+
+/// Every function definition in the TU: C functions, C++ methods and
+/// lambdas (templates are skipped as dependent; instantiations are not
+/// visited, so each body is analysed once).
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  explicit FunctionCollector(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      Out.push_back(FD);
+    return true;
+  }
+
+private:
+  std::vector<const FunctionDecl *> &Out;
+};
 
 } // namespace
 
@@ -211,9 +259,13 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
   std::vector<const FunctionDecl *> Functions;
-  collectFunctions(Ctx.getTranslationUnitDecl(), Functions);
+  FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Functions) {
     if (!shouldAnalyse(FD, SM, Model))
+      continue;
+    EventFinder Finder(Macros);
+    Finder.TraverseStmt(FD->getBody());
+    if (!Finder.Found)
       continue;
     std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
     if (!T)

@@ -23,6 +23,16 @@ public:
     const ApiEntry *E = Index.Model.lookup(II->getName());
     if (!E)
       return;
+    // A project's own macro with our name but another shape (object-like,
+    // too few parameters) is not our API.
+    if (const MacroInfo *MI = MD.getMacroInfo()) {
+      int Needed = std::max(E->CounterArg, E->ValueArg) + 1;
+      bool TakesArgs = E->R != Role::Barrier && E->R != Role::Pure &&
+                       E->R != Role::SideEffect;
+      if (TakesArgs && (!MI->isFunctionLike() ||
+                        ((int)MI->getNumParams() < Needed && !MI->isVariadic())))
+        return;
+    }
     // <stdatomic.h> names (atomic_fetch_add…) collide with kernel atomics;
     // they expand to C11 atomic builtins, which are classified structurally.
     if (const MacroInfo *MI = MD.getMacroInfo())

@@ -7,6 +7,7 @@
 #include <linux/kcsan-checks.h>
 
 /* ---- attributes (compiler_attributes.h) ---- */
+#undef __always_inline /* glibc's <sys/cdefs.h> defines it too (C11 tests mix both) */
 #define __always_inline     inline __attribute__((__always_inline__))
 #define noinline            __attribute__((__noinline__))
 #define __noreturn          __attribute__((__noreturn__))

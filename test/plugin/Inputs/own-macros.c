@@ -1,0 +1,16 @@
+/* A project that defines its own macros with our names, differently. */
+#define smp_wmb(x) ((void)(x))
+#define READ_ONCE(a, b) ((a) + (b))
+#define WRITE_ONCE 42
+#define read_seqcount_begin(s) 0
+int g, h;
+struct s { unsigned seq; int a; } obj;
+int f(void)
+{
+	int x = READ_ONCE(g, h);
+	smp_wmb(x);
+	obj.seq++;
+	obj.a = WRITE_ONCE;
+	obj.seq++;
+	return x + read_seqcount_begin(&obj);
+}
