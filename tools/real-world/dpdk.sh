@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# seqlint real-world target: the DPDK 22.11 example applications that Debian
+# ships in dpdk-doc (/usr/share/dpdk/examples), compiled against libdpdk-dev.
+# Opt-in; not part of the default test suite.
+#
+# Usage: tools/real-world/dpdk.sh [--workdir DIR] --run PLUGIN.so [-j N]
+# Prints: files, compile failures (not seqlint's), crashes, findings per check;
+# writes <workdir>/results/<file>.{stderr,rc} and <workdir>/findings.tsv.
+# Exit: 0 ok, 1 a crash, 2 usage/setup error.
+set -euo pipefail
+
+workdir=/var/tmp/seqlint-dpdk
+plugin=""
+jobs=$(nproc)
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--workdir) workdir=$2; shift 2 ;;
+	--run) plugin=$(readlink -f "$2"); shift 2 ;;
+	-j) jobs=$2; shift 2 ;;
+	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	*) echo "dpdk.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+if [ -z "$plugin" ] || [ ! -f "$plugin" ]; then
+	echo "dpdk.sh: --run PLUGIN.so is required (e.g. build/lib/seqlint.so)" >&2
+	exit 2
+fi
+for p in libdpdk-dev dpdk-doc pkg-config clang-19; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		if [ "$(id -u)" = 0 ]; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" >/dev/null
+		else
+			echo "dpdk.sh: missing Debian package $p" >&2
+			exit 2
+		fi
+	fi
+done
+examples=/usr/share/dpdk/examples
+[ -d "$examples" ] || { echo "dpdk.sh: $examples not found (dpdk-doc)" >&2; exit 2; }
+
+cflags=$(pkg-config --cflags libdpdk)
+rm -rf "$workdir/results"
+mkdir -p "$workdir/results"
+export plugin cflags workdir examples
+analyse() {
+	local f=$1 rel=${1#"$examples"/} out
+	out="$workdir/results/${rel//\//_}"
+	# shellcheck disable=SC2086
+	clang-19 -fsyntax-only -w -fplugin="$plugin" -fplugin-arg-seqlint-no-werror \
+		-DALLOW_EXPERIMENTAL_API $cflags -I"$(dirname "$f")" -I"$(dirname "$(dirname "$f")")" \
+		-Wno-everything "$f" >"$out.stdout" 2>"$out.stderr" && rc=0 || rc=$?
+	echo "$rc" >"$out.rc"
+}
+export -f analyse
+find "$examples" -name '*.c' | sort | xargs -P "$jobs" -I{} bash -c 'analyse "$@"' _ {}
+
+files=$(find "$workdir/results" -name '*.rc' | wc -l)
+crashes=$({ grep -l -E "PLEASE submit a bug report|Stack dump" "$workdir"/results/*.stderr 2>/dev/null || true; } | wc -l)
+failed=$({ grep -L '^0$' "$workdir"/results/*.rc || true; } | wc -l)
+grep -h -E "warning: .*\[seqlint-" "$workdir"/results/*.stderr 2>/dev/null |
+	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]$/\1\t\2\t\3\t\5\t\4/' |
+	sed "s|$examples/||" >"$workdir/findings.tsv" || true
+echo "files analysed: $files"
+echo "clang crashed:  $crashes"
+echo "did not compile (missing optional deps; not seqlint): $failed"
+echo "seqlint findings: $(wc -l <"$workdir/findings.tsv")"
+cut -f4 "$workdir/findings.tsv" | sort | uniq -c | sed 's/^/  /'
+[ "$crashes" = 0 ]
