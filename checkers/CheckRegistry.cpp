@@ -9,6 +9,7 @@ std::unique_ptr<Check> createSeqcountReadMissingBarrierCheck();
 std::unique_ptr<Check> createSeqcountReadNoRetryCheck();
 std::unique_ptr<Check> createSeqcountReadOddUncheckedCheck();
 std::unique_ptr<Check> createSeqcountReadSideEffectCheck();
+std::unique_ptr<Check> createAccessPlainRereadCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
@@ -18,6 +19,8 @@ const std::vector<CheckInfo> &allChecks() {
       {"seqcount-read-no-retry", true, createSeqcountReadNoRetryCheck},
       {"seqcount-read-odd-unchecked", true, createSeqcountReadOddUncheckedCheck},
       {"seqcount-read-side-effect", true, createSeqcountReadSideEffectCheck},
+      // Off by default: see docs/real-world.md for its rate on Linux 6.12.
+      {"access-plain-reread", false, createAccessPlainRereadCheck},
   };
   return Checks;
 }

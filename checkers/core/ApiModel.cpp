@@ -138,7 +138,7 @@ ApiModel::ApiModel() {
         "rcu_read_lock_sched", "rcu_read_unlock_sched", "preempt_disable",
         "preempt_enable", "preempt_disable_notrace", "preempt_enable_notrace",
         "migrate_disable", "migrate_enable", "cpu_relax", "might_sleep",
-        "lockdep_assert_held", "lockdep_assert_irqs_disabled",
+        "lockdep_assert_irqs_disabled",
         "lockdep_assert_preemption_disabled", "kcsan_atomic_next", "kcsan_mb",
         "local_irq_save", "local_irq_restore", "local_irq_disable",
         "local_irq_enable", "raw_local_irq_save", "raw_local_irq_restore",
@@ -150,6 +150,10 @@ ApiModel::ApiModel() {
     add(N, role(Role::Pure));
 
   // --- Linux: locks ----------------------------------------------------------
+  // lockdep_assert_held(l): the caller holds l from here on.
+  for (StringRef N : {"lockdep_assert_held", "lockdep_assert_held_write",
+                      "lockdep_assert_held_read", "lockdep_assert_held_once"})
+    add(N, role(Role::Lock));
   for (StringRef N :
        {"spin_lock", "spin_lock_bh", "spin_lock_irq", "spin_lock_irqsave",
         "spin_lock_nested", "raw_spin_lock", "raw_spin_lock_irq",

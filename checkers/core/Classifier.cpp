@@ -136,6 +136,24 @@ bool isClearLowBitMask(const Expr *E, ASTContext &Ctx) {
   return false;
 }
 
+/// +1 for a name that reads like taking a lock, -1 for releasing one.
+int lockLikeName(StringRef Name) {
+  if (Name.empty())
+    return 0;
+  if (Name.contains("unlock") || Name == "release_sock" || Name.starts_with("up_read") ||
+      Name.starts_with("up_write"))
+    return -1;
+  if (Name.contains("is_locked") || Name.contains("lockdep") || Name.contains("lockref") ||
+      Name.contains("lockless") || Name.contains("_locked") || Name.contains("block") ||
+      Name.contains("clock") || Name.contains("flock"))
+    return 0;
+  if (Name.ends_with("_lock") || Name.contains("_lock_") || Name.starts_with("lock_") ||
+      Name.ends_with("trylock") || Name.starts_with("down_read") ||
+      Name.starts_with("down_write") || Name == "lock")
+    return 1;
+  return 0;
+}
+
 bool isSeqcountLikeName(StringRef Name) {
   static const Regex R("(^|_)(seq|seqcount|seqlock|sequence|seqno|seqnum|gen|"
                        "generation|version|vers|ver)($|_|[0-9])|^(seq|gen|ver)[a-z0-9]*$",
@@ -928,6 +946,12 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     Ev.Loc = reportLoc(CE);
     Ev.Callee = F;
     Ev.Noreturn = F && (F->isNoReturn() || F->hasAttr<NoReturnAttr>());
+    // Subsystem locks the model does not list by name (lock_sock,
+    // raw_spin_lock_rcu_node, down_read_trylock, ...): by naming convention.
+    if (int L = lockLikeName(Name)) {
+      Ev.Kind = L > 0 ? EventKind::Lock : EventKind::Unlock;
+      Ev.Key = CE->getNumArgs() ? keyOf(CE->getArg(0), true) : -1;
+    }
     B.Events.push_back(Ev);
     return;
   }

@@ -16,7 +16,8 @@
 #
 # Usage: tools/real-world/kernel.sh [--workdir DIR] [-j N] [--skip-install]
 #                                   [--run PLUGIN.so [--filter REGEX]]
-# Environment: SEQLINT_KERNEL_WORKDIR (default /var/tmp/seqlint-kernel),
+# Environment: SEQLINT_PLUGIN_ARGS (extra -fplugin-arg-seqlint-... for --run),
+#              SEQLINT_KERNEL_WORKDIR (default /var/tmp/seqlint-kernel),
 #              SEQLINT_KERNEL_JOBS (default: nproc).
 # Exit status: 0 success; 1 --run saw a crash or a failed compile; 2 usage or setup error.
 set -euo pipefail
@@ -376,7 +377,8 @@ def command_for(e):
     # -fno-crash-diagnostics: no preprocessed reproducer in /tmp per crash (re-run the
     # saved .cmd without it to get one); the stack dump is still printed.
     return out + ['-fsyntax-only', '-fno-crash-diagnostics',
-                  '-fplugin=' + plugin, '-fplugin-arg-seqlint-no-werror']
+                  '-fplugin=' + plugin, '-fplugin-arg-seqlint-no-werror'] + \
+        os.environ.get('SEQLINT_PLUGIN_ARGS', '').split()
 
 def rel(e):
     f = os.path.normpath(os.path.join(e['directory'], e['file']))

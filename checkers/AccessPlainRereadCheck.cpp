@@ -1,0 +1,151 @@
+//===- AccessPlainRereadCheck.cpp -----------------------------------------===//
+//
+// access-plain-reread: a location read with READ_ONCE()/smp_load_acquire()
+// (or another marked load) and checked, then read again with a plain access
+// in the same function, with no lock taken and no store to it in between.
+// The marked load says the location changes concurrently; the plain re-read
+// can see a different value than the one checked (a double fetch), and the
+// compiler is free to re-load or tear it. Reuse the checked value.
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <deque>
+
+using namespace clang;
+
+namespace seqlint {
+namespace {
+
+using ReadState = llvm::DenseMap<int, const Event *>; // key -> checked load
+/// Pseudo key: a lock may be held here (taken or asserted); plain accesses
+/// are then protected and marked loads do not start a check.
+constexpr int LockHeld = -2;
+
+class AccessPlainRereadCheck : public Check {
+public:
+  AccessPlainRereadCheck() : Check("access-plain-reread") {}
+
+  void functionDone(const FunctionTrace &T, Classifier &) override {
+    if (!hasMarkedCheckedLoad(T))
+      return;
+    const CFG &G = *T.Cfg;
+    std::vector<ReadState> In(G.getNumBlockIDs());
+    std::vector<bool> Reached(G.getNumBlockIDs());
+    std::deque<const CFGBlock *> Work{&G.getEntry()};
+    Reached[G.getEntry().getBlockID()] = true;
+    unsigned Budget = 50 * G.getNumBlockIDs() + 100;
+    while (!Work.empty() && Budget--) {
+      const CFGBlock *B = Work.front();
+      Work.pop_front();
+      ReadState S = In[B->getBlockID()];
+      transfer(T, *B, S, /*Report=*/false);
+      for (const CFGBlock *Succ : B->succs()) {
+        if (!Succ)
+          continue;
+        ReadState &SI = In[Succ->getBlockID()];
+        bool Changed = !Reached[Succ->getBlockID()];
+        Reached[Succ->getBlockID()] = true;
+        for (auto &[K, E] : S)
+          if (SI.insert({K, E}).second)
+            Changed = true;
+        if (Changed)
+          Work.push_back(Succ);
+      }
+    }
+    Reported.clear();
+    for (const CFGBlock *B : G)
+      if (Reached[B->getBlockID()]) {
+        ReadState S = In[B->getBlockID()];
+        transfer(T, *B, S, /*Report=*/true);
+      }
+  }
+
+private:
+  static bool isCheckedMarkedLoad(const FunctionTrace &T, const Event &E) {
+    if (E.Kind != EventKind::Load || !E.Api || E.Key < 0 || E.Counter)
+      return false;
+    if (E.Ord != Order::Once && E.Ord != Order::Acquire)
+      return false;
+    if (E.ApiName.starts_with("rcu_") || E.ApiName.starts_with("srcu_"))
+      return false; // pointers: re-reads go through the checked pointer
+    if (T.key(E.Key).isLocal())
+      return false;
+    return E.Use == ValueUse::Condition || E.Use == ValueUse::Compared ||
+           E.Use == ValueUse::Other;
+  }
+
+  static bool hasMarkedCheckedLoad(const FunctionTrace &T) {
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events)
+        if (isCheckedMarkedLoad(T, E))
+          return true;
+    return false;
+  }
+
+  void transfer(const FunctionTrace &T, const CFGBlock &B, ReadState &S, bool Report) {
+    for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+      switch (E.Kind) {
+      case EventKind::Load:
+        if (isCheckedMarkedLoad(T, E)) {
+          if (!S.count(LockHeld))
+            S[E.Key] = &E;
+          break;
+        }
+        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.count(LockHeld)) {
+          auto It = S.find(E.Key);
+          if (It != S.end() && Report && Reported.insert(It->second).second)
+            report(T, *It->second, E);
+        }
+        break;
+      case EventKind::Store:
+      case EventKind::RMW:
+      case EventKind::CounterInc:
+        if (E.Key >= 0)
+          S.erase(E.Key);
+        else
+          S.clear();
+        break;
+      case EventKind::Lock:
+        S.clear();
+        S[LockHeld] = &E;
+        break;
+      case EventKind::Unlock:
+        S.erase(LockHeld);
+        break;
+      case EventKind::WriteBegin:
+      case EventKind::ReadBegin:
+      case EventKind::ReadBeginOrLock:
+        S.clear(); // from here the data is protected or validated
+        break;
+      default:
+        break;
+      }
+    }
+  }
+
+  void report(const FunctionTrace &T, const Event &Checked, const Event &Reread) {
+    std::string N = name(T, Reread.Key);
+    Finding F = make(Reread.Loc,
+                     "plain re-read of '" + N + "', which was read with " +
+                         spelling(Checked) +
+                         " and checked above: a concurrent writer can change it in "
+                         "between, so this code can use a value that was never "
+                         "checked; reuse the value read by " + spelling(Checked));
+    F.Notes.push_back({Checked.Loc, "'" + N + "' is read and checked here"});
+    emit(F);
+  }
+
+  llvm::DenseSet<const Event *> Reported;
+};
+
+} // namespace
+
+std::unique_ptr<Check> createAccessPlainRereadCheck() {
+  return std::make_unique<AccessPlainRereadCheck>();
+}
+
+} // namespace seqlint
