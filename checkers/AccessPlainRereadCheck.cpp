@@ -21,9 +21,17 @@ namespace seqlint {
 namespace {
 
 using ReadState = llvm::DenseMap<int, const Event *>; // key -> checked load
-/// Pseudo key: a lock may be held here (taken or asserted); plain accesses
-/// are then protected and marked loads do not start a check.
-constexpr int LockHeld = -2;
+/// Held locks are pseudo keys below LockBase (one per lock object, -1 for
+/// an unknown one): while any is held (on some path), plain accesses are
+/// protected and marked loads do not start a check.
+constexpr int LockBase = -2;
+int lockKey(int Key) { return LockBase - 1 - (Key < 0 ? 0 : Key + 1); }
+bool anyLockHeld(const ReadState &S) {
+  for (auto &[K, E] : S)
+    if (K <= LockBase)
+      return true;
+  return false;
+}
 
 class AccessPlainRereadCheck : public Check {
 public:
@@ -35,6 +43,33 @@ public:
     const CFG &G = *T.Cfg;
     std::vector<ReadState> In(G.getNumBlockIDs());
     std::vector<bool> Reached(G.getNumBlockIDs());
+    // Reverse post-order numbers: an edge to a block not after its source
+    // is a loop back edge; a read in the next iteration is a fresh read,
+    // not a re-read of the value checked in this one.
+    std::vector<unsigned> Rpo(G.getNumBlockIDs(), ~0u);
+    {
+      std::vector<const CFGBlock *> Post;
+      std::vector<bool> Seen(G.getNumBlockIDs());
+      std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+      Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
+      Seen[G.getEntry().getBlockID()] = true;
+      while (!Stack.empty()) {
+        auto &[Blk, It] = Stack.back();
+        if (It == Blk->succ_end()) {
+          Post.push_back(Blk);
+          Stack.pop_back();
+          continue;
+        }
+        const CFGBlock *Succ = It->getReachableBlock();
+        ++It;
+        if (Succ && !Seen[Succ->getBlockID()]) {
+          Seen[Succ->getBlockID()] = true;
+          Stack.push_back({Succ, Succ->succ_begin()});
+        }
+      }
+      for (unsigned I = 0; I != Post.size(); ++I)
+        Rpo[Post[Post.size() - 1 - I]->getBlockID()] = I;
+    }
     std::deque<const CFGBlock *> Work{&G.getEntry()};
     Reached[G.getEntry().getBlockID()] = true;
     unsigned Budget = 50 * G.getNumBlockIDs() + 100;
@@ -49,8 +84,9 @@ public:
         ReadState &SI = In[Succ->getBlockID()];
         bool Changed = !Reached[Succ->getBlockID()];
         Reached[Succ->getBlockID()] = true;
+        bool BackEdge = Rpo[Succ->getBlockID()] <= Rpo[B->getBlockID()];
         for (auto &[K, E] : S)
-          if (SI.insert({K, E}).second)
+          if ((!BackEdge || K <= LockBase) && SI.insert({K, E}).second)
             Changed = true;
         if (Changed)
           Work.push_back(Succ);
@@ -91,11 +127,11 @@ private:
       switch (E.Kind) {
       case EventKind::Load:
         if (isCheckedMarkedLoad(T, E)) {
-          if (!S.count(LockHeld))
+          if (!anyLockHeld(S))
             S[E.Key] = &E;
           break;
         }
-        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.count(LockHeld)) {
+        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !anyLockHeld(S)) {
           auto It = S.find(E.Key);
           if (It != S.end() && Report && Reported.insert(It->second).second)
             report(T, *It->second, E);
@@ -109,12 +145,33 @@ private:
         else
           S.clear();
         break;
-      case EventKind::Lock:
-        S.clear();
-        S[LockHeld] = &E;
+      case EventKind::Lock: {
+        ReadState Locks;
+        for (auto &[K, L] : S)
+          if (K <= LockBase)
+            Locks[K] = L;
+        Locks[lockKey(E.Key)] = &E;
+        S = std::move(Locks); // checks made before the lock are over
         break;
+      }
       case EventKind::Unlock:
-        S.erase(LockHeld);
+        if (!S.erase(lockKey(E.Key))) {
+          // Released a lock we did not see taken (or by another spelling):
+          // forget one, conservatively the unknown one first.
+          if (!S.erase(lockKey(-1)))
+            for (auto &[K, L] : S)
+              if (K <= LockBase) {
+                S.erase(K);
+                break;
+              }
+        }
+        break;
+      case EventKind::LocalDef:
+        for (auto It = S.begin(); It != S.end();) {
+          auto Cur = It++;
+          if (Cur->first >= 0 && T.key(Cur->first).Base == E.Var)
+            S.erase(Cur);
+        }
         break;
       case EventKind::WriteBegin:
       case EventKind::ReadBegin:

@@ -97,6 +97,7 @@ const char *kindName(EventKind K) {
   case EventKind::Unlock: return "unlock";
   case EventKind::Call: return "call";
   case EventKind::Return: return "return";
+  case EventKind::LocalDef: return "local-def";
   }
   return "?";
 }

@@ -839,6 +839,15 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
         if (V->hasLocalStorage()) {
           if (BO->getOpcode() == BO_Assign)
             noteLocalAssign(V, BO->getRHS());
+          if (V->getType()->isPointerType()) {
+            // p = next: what p->x designates changes from here on.
+            Event Ev;
+            Ev.Kind = EventKind::LocalDef;
+            Ev.S = BO;
+            Ev.Loc = reportLoc(BO);
+            Ev.Var = V;
+            B.Events.push_back(Ev);
+          }
           return;
         }
     int K = keyOf(BO->getLHS(), false);

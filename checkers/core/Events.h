@@ -69,6 +69,7 @@ enum class EventKind : unsigned char {
   Unlock,
   Call,        // a call that is not an API
   Return,      // a return statement (for exits)
+  LocalDef,    // a local variable is (re)assigned (Var): keys through it change
 };
 
 /// How an expression's value is used by its context.

@@ -430,6 +430,7 @@ private:
     }
     case EventKind::WriteStep:
     case EventKind::Return:
+    case EventKind::LocalDef:
       break;
     }
   }

@@ -75,3 +75,44 @@ int buf_next_len(struct buf *b)
 		return 0;
 	return n->len;
 }
+
+/* The check decides to go round again; the read at the top of the next
+ * iteration is a fresh read (lib/vdso/getrandom.c). */
+int buf_retry(struct buf *b)
+{
+	int len;
+
+again:
+	len = b->len;
+	if (READ_ONCE(b->len) != len)
+		goto again;
+	return len;
+}
+
+/* The pointer moves on: b->len is another object's field (fs/netfs). */
+int buf_list(struct buf *b)
+{
+	int n = 0;
+
+	if (READ_ONCE(b->len))
+		n++;
+	b = b->next;
+	return n + b->len;
+}
+
+/* Two locks held, one dropped: still under the other (kernel/rcu/tree.c). */
+int buf_two_locks(struct buf *b, struct buf *outer)
+{
+	int len;
+
+	spin_lock(&outer->lock);
+	spin_lock(&b->lock);
+	spin_unlock(&b->lock);
+	if (READ_ONCE(b->len) == 0) {
+		spin_unlock(&outer->lock);
+		return 0;
+	}
+	len = b->len;
+	spin_unlock(&outer->lock);
+	return len;
+}
