@@ -24,10 +24,18 @@ config.environment.pop("CLANG_TIDY", None)
 # SEQLINT_SANITIZE=ON build (tools/robustness/sanitize.sh): the uninstrumented
 # clang/clang-tidy that load the plugin need its ASan+UBSan runtime preloaded.
 # abort_on_error: a report kills the process with SIGABRT, so `not` fails too.
+# The preload is in the environment (for clang run by the runner, clang-tidy)
+# and in the plugin substitutions (for test/runtime/, which drops it).
+san_env = ""
 if getattr(config, "sanitizer_runtime", ""):
-    config.environment["LD_PRELOAD"] = config.sanitizer_runtime
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
-    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1:abort_on_error=1"
+    san_vars = [
+        ("LD_PRELOAD", config.sanitizer_runtime),
+        ("ASAN_OPTIONS", "detect_leaks=0:abort_on_error=1"),
+        ("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1:abort_on_error=1"),
+    ]
+    for k, v in san_vars:
+        config.environment[k] = v
+    san_env = "env %s " % " ".join("%s=%s" % kv for kv in san_vars)
     config.available_features.add("sanitize")
 
 inputs = os.path.join(config.test_source_root, "Inputs")
@@ -35,10 +43,10 @@ kernel_inc = os.path.join(inputs, "kernel")
 
 # Order matters: lit substitutes in list order, so longer names go first.
 config.substitutions.append(
-    ("%clang_plugin", "%s -fplugin=%s -I%s" % (config.clang, config.plugin, kernel_inc))
+    ("%clang_plugin", "%s%s -fplugin=%s -I%s" % (san_env, config.clang, config.plugin, kernel_inc))
 )
 config.substitutions.append(
-    ("%clang_cc1", "%s -cc1 -load %s -I%s" % (config.clang, config.plugin, kernel_inc))
+    ("%clang_cc1", "%s%s -cc1 -load %s -I%s" % (san_env, config.clang, config.plugin, kernel_inc))
 )
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%plugin", config.plugin))
