@@ -183,9 +183,6 @@ public:
   bool Found = false;
 
   bool VisitStmt(Stmt *S) {
-    SourceLocation L = S->getBeginLoc();
-    if (L.isMacroID() && Macros.instanceAt(L))
-      return found();
     if (isa<AtomicExpr>(S))
       return found();
     if (auto *AS = dyn_cast<GCCAsmStmt>(S))
@@ -225,6 +222,8 @@ public:
       Out.push_back(FD);
     return true;
   }
+  // Declarations only: function bodies are walked later, and only once.
+  bool TraverseStmt(Stmt *) { return true; }
 
 private:
   std::vector<const FunctionDecl *> &Out;
@@ -264,10 +263,14 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
   for (const FunctionDecl *FD : Functions) {
     if (!shouldAnalyse(FD, SM, Model))
       continue;
-    EventFinder Finder(Macros);
-    Finder.TraverseStmt(FD->getBody());
-    if (!Finder.Found)
-      continue;
+    // Known macros are found by position; API functions, atomics, fences
+    // and asm by a walk that needs no source-location work.
+    if (!Macros.hasInstanceIn(FD->getBody()->getSourceRange())) {
+      EventFinder Finder(Macros);
+      Finder.TraverseStmt(FD->getBody());
+      if (!Finder.Found)
+        continue;
+    }
     std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
     if (!T)
       continue;

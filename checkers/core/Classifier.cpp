@@ -174,7 +174,7 @@ private:
   const MacroInstance *wholeInstance(const Stmt *S) const;
   const Stmt *rootOf(const MacroInstance *I, const Stmt *S);
   const Stmt *anchorOf(const MacroInstance *I, const Stmt *S);
-  const Expr *instanceArg(const MacroInstance *I, const Stmt *Root, int Arg);
+  SmallVector<const Expr *, 4> instanceArgs(const MacroInstance *I, const Stmt *Root);
   void emitInstance(const MacroInstance *I, const Stmt *Root, BlockEvents &B);
 
   // --- plain nodes -------------------------------------------------------
@@ -257,21 +257,28 @@ const Stmt *FunctionClassifier::anchorOf(const MacroInstance *I, const Stmt *S) 
   return A;
 }
 
-/// Pre-order search for the outermost evaluated node of argument Arg.
-const Expr *FunctionClassifier::instanceArg(const MacroInstance *I,
-                                            const Stmt *Root, int Arg) {
-  const Expr *Found = nullptr;
-  const Expr *Unevaluated = nullptr;
+/// The outermost evaluated node of every argument of instance I, in one
+/// pre-order walk of its root (unevaluated copies under sizeof/_Generic are
+/// used only when nothing else is found).
+SmallVector<const Expr *, 4> FunctionClassifier::instanceArgs(const MacroInstance *I,
+                                                             const Stmt *Root) {
+  unsigned N = I->Args.size();
+  SmallVector<const Expr *, 4> Found(N, nullptr), Unevaluated(N, nullptr);
+  if (N == 0)
+    return Found;
+  unsigned Missing = N;
   std::function<void(const Stmt *, bool)> Walk = [&](const Stmt *S, bool Uneval) {
-    if (!S || Found)
+    if (!S || Missing == 0)
       return;
     if (const auto *E = dyn_cast<Expr>(S)) {
       int A = Index.argumentIndex(*I, E->getBeginLoc());
-      if (A == Arg && Index.argumentIndex(*I, E->getEndLoc()) == Arg) {
-        if (!Uneval)
-          Found = E;
-        else if (!Unevaluated)
-          Unevaluated = E;
+      if (A >= 0 && Index.argumentIndex(*I, E->getEndLoc()) == A) {
+        if (!Uneval && !Found[A]) {
+          Found[A] = E;
+          --Missing;
+        } else if (Uneval && !Unevaluated[A]) {
+          Unevaluated[A] = E;
+        }
         return;
       }
     }
@@ -301,7 +308,10 @@ const Expr *FunctionClassifier::instanceArg(const MacroInstance *I,
       Walk(Ch, Uneval);
   };
   Walk(Root, false);
-  return Found ? Found : Unevaluated;
+  for (unsigned A = 0; A != N; ++A)
+    if (!Found[A])
+      Found[A] = Unevaluated[A];
+  return Found;
 }
 
 /// How the value of Node (an expression) is used; fills Use/Var/Masked.
@@ -575,7 +585,10 @@ int FunctionClassifier::loadedKey(const Expr *E) {
   if (const MacroInstance *I = wholeInstance(E)) {
     if (I->Entry->R == Role::Load) {
       const Stmt *Root = rootOf(I, E);
-      return keyOf(instanceArg(I, Root, I->Entry->CounterArg), I->Entry->ArgIsPointer);
+      SmallVector<const Expr *, 4> Args = instanceArgs(I, Root);
+      int A = I->Entry->CounterArg;
+      return keyOf(A >= 0 && A < (int)Args.size() ? Args[A] : nullptr,
+                   I->Entry->ArgIsPointer);
     }
   }
   if (const auto *AE = dyn_cast<AtomicExpr>(E))
@@ -728,9 +741,7 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
 
 void FunctionClassifier::emitInstance(const MacroInstance *I, const Stmt *Root,
                                       BlockEvents &B) {
-  SmallVector<const Expr *, 4> Args;
-  for (unsigned A = 0; A != I->Args.size(); ++A)
-    Args.push_back(instanceArg(I, Root, A));
+  SmallVector<const Expr *, 4> Args = instanceArgs(I, Root);
   emitApiCall(*I->Entry, I->Name, Root, Args, B, /*FromMacro=*/true);
 }
 

@@ -6,6 +6,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
+#include <algorithm>
 
 using namespace clang;
 
@@ -55,6 +56,25 @@ public:
         I->Args.push_back({T[0].getLocation(), T[Len - 1].getLocation()});
       }
     }
+    for (auto [B, E] : I->Args) {
+      MacroInstance::Range R;
+      if (B.isValid()) {
+        auto [FB, OB] = Index.SM.getDecomposedLoc(B);
+        auto [FE, OE] = Index.SM.getDecomposedLoc(E);
+        if (FB == FE) {
+          R.File = FB;
+          R.Begin = OB;
+          R.End = OE;
+        }
+      }
+      I->ArgRanges.push_back(R);
+    }
+    auto [F, Off] = Index.SM.getDecomposedLoc(Index.SM.getExpansionLoc(I->Loc));
+    std::vector<unsigned> &Sites = Index.UseSites[F];
+    if (Sites.empty() || Sites.back() <= Off)
+      Sites.push_back(Off);
+    else
+      Sites.insert(std::upper_bound(Sites.begin(), Sites.end(), Off), Off);
     Index.Instances[I->Loc] = std::move(I);
   }
 
@@ -72,29 +92,50 @@ std::unique_ptr<PPCallbacks> MacroIndex::createCallbacks() {
   return std::make_unique<MacroIndexCallbacks>(*this);
 }
 
+bool MacroIndex::hasInstanceIn(SourceRange R) const {
+  if (R.isInvalid())
+    return false;
+  auto [FB, OB] = SM.getDecomposedLoc(SM.getExpansionLoc(R.getBegin()));
+  auto [FE, OE] = SM.getDecomposedLoc(SM.getExpansionRange(R.getEnd()).getEnd());
+  if (FB != FE)
+    return true; // a body spread over files: do not guess
+  auto It = UseSites.find(FB);
+  if (It == UseSites.end())
+    return false;
+  auto L = std::lower_bound(It->second.begin(), It->second.end(), OB);
+  return L != It->second.end() && *L <= OE;
+}
+
 const MacroInstance *MacroIndex::instanceAt(SourceLocation L) const {
   if (!L.isMacroID() || Instances.empty())
     return nullptr;
-  auto C = Cache.find(L);
-  if (C != Cache.end())
+  // A token from a macro argument was written by the caller: continue from
+  // where it was spelled (per token). A token from a macro body belongs to
+  // that macro; every token of one body expansion shares the rest of the
+  // chain, so that part is memoised per FileID. One FileID lookup per step.
+  for (unsigned Steps = 0; L.isMacroID() && Steps < 64; ++Steps) {
+    auto [F, Off] = SM.getDecomposedLoc(L);
+    const SrcMgr::ExpansionInfo &X = SM.getSLocEntry(F).getExpansion();
+    if (!X.isMacroArgExpansion())
+      return bodyInstance(F);
+    L = X.getSpellingLoc().getLocWithOffset(Off);
+  }
+  return nullptr;
+}
+
+const MacroInstance *MacroIndex::bodyInstance(FileID F) const {
+  auto C = BodyCache.find(F);
+  if (C != BodyCache.end())
     return C->second;
-  const MacroInstance *Found = nullptr;
-  SourceLocation Cur = L;
-  // Walk up the expansion chain. A token from a macro argument was written
-  // by the caller: continue from where it was spelled. A token from a macro
-  // body belongs to that macro: note it if known, continue from the use site.
-  for (unsigned Steps = 0; Cur.isMacroID() && Steps < 64; ++Steps) {
-    if (SM.isMacroArgExpansion(Cur)) {
-      Cur = SM.getImmediateSpellingLoc(Cur);
-      continue;
-    }
-    SourceLocation Use = SM.getImmediateExpansionRange(Cur).getBegin();
+  SourceLocation Use = SM.getSLocEntry(F).getExpansion().getExpansionLocStart();
+  // Outermost known instance wins: look further up first.
+  const MacroInstance *Found = instanceAt(Use);
+  if (!Found) {
     auto It = Instances.find(Use);
     if (It != Instances.end())
       Found = It->second.get();
-    Cur = Use;
   }
-  Cache[L] = Found;
+  BodyCache[F] = Found;
   return Found;
 }
 
@@ -102,23 +143,17 @@ int MacroIndex::argumentIndex(const MacroInstance &I, SourceLocation L) const {
   // Every location on the way up from L: an argument token is one of them.
   SourceLocation Cur = L;
   for (unsigned Steps = 0; Cur.isValid() && Steps < 64; ++Steps) {
-    for (unsigned A = 0; A != I.Args.size(); ++A) {
-      auto [B, E] = I.Args[A];
-      if (B.isInvalid())
-        continue;
-      if (Cur == B || Cur == E)
-        return A;
-      if (SM.getFileID(Cur) == SM.getFileID(B) && SM.getFileID(B) == SM.getFileID(E) &&
-          SM.getFileOffset(Cur) >= SM.getFileOffset(B) &&
-          SM.getFileOffset(Cur) <= SM.getFileOffset(E))
+    auto [F, Off] = SM.getDecomposedLoc(Cur);
+    for (unsigned A = 0; A != I.ArgRanges.size(); ++A) {
+      const MacroInstance::Range &R = I.ArgRanges[A];
+      if (R.File == F && Off >= R.Begin && Off <= R.End)
         return A;
     }
     if (!Cur.isMacroID())
       break;
-    if (SM.isMacroArgExpansion(Cur))
-      Cur = SM.getImmediateSpellingLoc(Cur);
-    else
-      Cur = SM.getImmediateExpansionRange(Cur).getBegin();
+    const SrcMgr::ExpansionInfo &X = SM.getSLocEntry(F).getExpansion();
+    Cur = X.isMacroArgExpansion() ? X.getSpellingLoc().getLocWithOffset(Off)
+                                  : X.getExpansionLocStart();
   }
   return -1;
 }

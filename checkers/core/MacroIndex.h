@@ -35,6 +35,12 @@ struct MacroInstance {
   // Unexpanded tokens of each argument: [first, last] token locations.
   llvm::SmallVector<std::pair<clang::SourceLocation, clang::SourceLocation>, 3>
       Args;
+  /// The same ranges decomposed once: file (or expansion) and offsets.
+  struct Range {
+    clang::FileID File;
+    unsigned Begin = 0, End = 0;
+  };
+  llvm::SmallVector<Range, 3> ArgRanges;
 };
 
 class MacroIndex {
@@ -59,6 +65,10 @@ public:
   void noteDefined(llvm::StringRef Name) { Defined.insert({Name, true}); }
 
   unsigned numInstances() const { return Instances.size(); }
+
+  /// Cheap test: did any known macro expand inside this range of a file
+  /// (e.g. a function body)? Binary search over the recorded use sites.
+  bool hasInstanceIn(clang::SourceRange R) const;
   const ApiModel &model() const { return Model; }
 
 private:
@@ -68,7 +78,10 @@ private:
   llvm::DenseMap<clang::SourceLocation, std::unique_ptr<MacroInstance>>
       Instances; // keyed by the macro name token location
   llvm::StringMap<bool> Defined;
-  mutable llvm::DenseMap<clang::SourceLocation, const MacroInstance *> Cache;
+  /// File offsets of the use sites of known macros, per file, in order.
+  llvm::DenseMap<clang::FileID, std::vector<unsigned>> UseSites;
+  const MacroInstance *bodyInstance(clang::FileID F) const;
+  mutable llvm::DenseMap<clang::FileID, const MacroInstance *> BodyCache;
 };
 
 } // namespace seqlint
