@@ -368,7 +368,9 @@ const ApiEntry *ApiModel::lookup(StringRef Name) const {
 }
 
 bool ApiModel::isImplementationFunction(StringRef Name) const {
-  if (Entries.count(Name))
+  // The API's own functions (read_seqbegin, atomic_read, ...): their bodies
+  // are the implementation, recognised at the call site.
+  if (lookup(Name))
     return true;
   // Internal helpers of the APIs (not names users write). Whole headers
   // that implement an API are skipped by isApiHeader().
@@ -377,7 +379,7 @@ bool ApiModel::isImplementationFunction(StringRef Name) const {
       "do_raw_write_seqcount", "do_read_seqcount", "do___read_seqcount",
       "do_raw_read_seqcount", "__read_seqcount_t", "__u64_stats", "__scoped_seqlock",
       "arch_atomic", "raw_atomic", "__c11_", "seqlint__", "ck_pr_md_",
-      "__rte_"};
+      "__rte_", "instrument_", "kcsan_", "__kcsan_", "__arch_", "arch_"};
   for (const char *P : Prefixes)
     if (Name.starts_with(P))
       return true;
