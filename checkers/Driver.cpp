@@ -180,36 +180,69 @@ bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiMod
 class EventFinder : public RecursiveASTVisitor<EventFinder> {
 public:
   EventFinder(const MacroIndex &Macros) : Macros(Macros) {}
-  bool Found = false;
+  bool Strong = false;      // can make a section on its own
+  bool Weak = false;        // an unordered ONCE-style API function call
+  bool CounterLike = false; // x++, x += 1, v + 1, v & 1, v & ~1, v % 2
 
   bool VisitStmt(Stmt *S) {
     if (isa<AtomicExpr>(S))
-      return found();
+      return strong();
     if (auto *AS = dyn_cast<GCCAsmStmt>(S))
       for (unsigned I = 0; I != AS->getNumClobbers(); ++I)
         if (AS->getClobber(I) == "memory")
-          return found();
+          return strong();
     if (auto *E = dyn_cast<Expr>(S))
       if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && E->getType()->isAtomicType())
-        return found();
+        return strong();
+    if (auto *U = dyn_cast<UnaryOperator>(S))
+      if (U->isIncrementDecrementOp())
+        CounterLike = true;
+    if (auto *BO = dyn_cast<BinaryOperator>(S)) {
+      auto Op = BO->getOpcode();
+      if (Op == BO_AddAssign || Op == BO_Add || Op == BO_And || Op == BO_Rem)
+        if (isa<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts()) ||
+            isa<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts()))
+          CounterLike = true;
+    }
     if (auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *F = calleeOf(CE))
         if (const IdentifierInfo *II = F->getIdentifier()) {
           StringRef N = II->getName();
-          if (Macros.model().lookup(N) || N.contains("atomic_thread_fence") ||
-              N.contains("atomic_signal_fence") || N.starts_with("__sync_"))
-            return found();
+          if (N.contains("atomic_thread_fence") || N.contains("atomic_signal_fence") ||
+              N.starts_with("__sync_"))
+            return strong();
+          if (const ApiEntry *E = Macros.model().lookup(N)) {
+            if (MacroIndex::isStrong(*E))
+              return strong();
+            Weak = true;
+          }
         }
     return true;
   }
 
 private:
-  bool found() {
-    Found = true;
+  bool strong() {
+    Strong = true;
     return false; // stop the traversal
   }
   const MacroIndex &Macros;
 };
+
+/// Does FD need a CFG? Only if it can hold a seqcount section (or, when a
+/// check about plain re-reads is on, any marked access at all).
+bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, bool AnyMarked) {
+  SourceRange Body = FD->getBody()->getSourceRange();
+  if (Macros.hasInstanceIn(Body, /*StrongOnly=*/!AnyMarked))
+    return true;
+  EventFinder Finder(Macros);
+  Finder.TraverseStmt(FD->getBody());
+  if (Finder.Strong)
+    return true;
+  bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
+  // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
+  // step or a low-bit test somewhere.
+  return Marked && (AnyMarked || Finder.CounterLike);
+}
 
 /// Every function definition in the TU: C functions, C++ methods and
 /// lambdas (templates are skipped as dependent; instantiations are not
@@ -258,6 +291,11 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
+  // access-plain-reread looks at READ_ONCE-only functions too.
+  bool AnyMarked = Opts.DumpEvents != nullptr;
+  for (auto &C : Checks)
+    if (C->name() == "access-plain-reread")
+      AnyMarked = true;
   std::vector<const FunctionDecl *> Functions;
   FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Functions) {
@@ -265,12 +303,8 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
       continue;
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!Macros.hasInstanceIn(FD->getBody()->getSourceRange())) {
-      EventFinder Finder(Macros);
-      Finder.TraverseStmt(FD->getBody());
-      if (!Finder.Found)
-        continue;
-    }
+    if (!worthAnalysing(FD, Macros, AnyMarked))
+      continue;
     std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
     if (!T)
       continue;

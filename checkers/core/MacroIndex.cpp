@@ -70,11 +70,15 @@ public:
       I->ArgRanges.push_back(R);
     }
     auto [F, Off] = Index.SM.getDecomposedLoc(Index.SM.getExpansionLoc(I->Loc));
-    std::vector<unsigned> &Sites = Index.UseSites[F];
-    if (Sites.empty() || Sites.back() <= Off)
-      Sites.push_back(Off);
-    else
-      Sites.insert(std::upper_bound(Sites.begin(), Sites.end(), Off), Off);
+    auto Record = [Off = Off](std::vector<unsigned> &Sites) {
+      if (Sites.empty() || Sites.back() <= Off)
+        Sites.push_back(Off);
+      else
+        Sites.insert(std::upper_bound(Sites.begin(), Sites.end(), Off), Off);
+    };
+    Record(Index.UseSites[F]);
+    if (MacroIndex::isStrong(*E))
+      Record(Index.StrongSites[F]);
     Index.Instances[I->Loc] = std::move(I);
   }
 
@@ -92,15 +96,34 @@ std::unique_ptr<PPCallbacks> MacroIndex::createCallbacks() {
   return std::make_unique<MacroIndexCallbacks>(*this);
 }
 
-bool MacroIndex::hasInstanceIn(SourceRange R) const {
+bool MacroIndex::isStrong(const ApiEntry &E) {
+  switch (E.R) {
+  case Role::Load:
+  case Role::Store:
+  case Role::RMW:
+    return E.Ord != Order::Once && E.Ord != Order::Plain;
+  case Role::Barrier:
+    return E.Barrier != BarrierKind::Compiler;
+  case Role::Pure:
+  case Role::SideEffect:
+  case Role::Lock:
+  case Role::Unlock:
+    return false;
+  default:
+    return true; // seqcount API
+  }
+}
+
+bool MacroIndex::hasInstanceIn(SourceRange R, bool StrongOnly) const {
   if (R.isInvalid())
     return false;
+  const auto &Map = StrongOnly ? StrongSites : UseSites;
   auto [FB, OB] = SM.getDecomposedLoc(SM.getExpansionLoc(R.getBegin()));
   auto [FE, OE] = SM.getDecomposedLoc(SM.getExpansionRange(R.getEnd()).getEnd());
   if (FB != FE)
     return true; // a body spread over files: do not guess
-  auto It = UseSites.find(FB);
-  if (It == UseSites.end())
+  auto It = Map.find(FB);
+  if (It == Map.end())
     return false;
   auto L = std::lower_bound(It->second.begin(), It->second.end(), OB);
   return L != It->second.end() && *L <= OE;

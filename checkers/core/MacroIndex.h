@@ -68,7 +68,11 @@ public:
 
   /// Cheap test: did any known macro expand inside this range of a file
   /// (e.g. a function body)? Binary search over the recorded use sites.
-  bool hasInstanceIn(clang::SourceRange R) const;
+  bool hasInstanceIn(clang::SourceRange R, bool StrongOnly = false) const;
+
+  /// An API use that can make a seqcount section on its own: anything but
+  /// READ_ONCE/WRITE_ONCE-style unordered accesses and pure helpers.
+  static bool isStrong(const ApiEntry &E);
   const ApiModel &model() const { return Model; }
 
 private:
@@ -80,6 +84,7 @@ private:
   llvm::StringMap<bool> Defined;
   /// File offsets of the use sites of known macros, per file, in order.
   llvm::DenseMap<clang::FileID, std::vector<unsigned>> UseSites;
+  llvm::DenseMap<clang::FileID, std::vector<unsigned>> StrongSites;
   const MacroInstance *bodyInstance(clang::FileID F) const;
   mutable llvm::DenseMap<clang::FileID, const MacroInstance *> BodyCache;
 };
