@@ -37,7 +37,6 @@ unsigned barrierBits(BarrierKind K) {
 
 std::string LocationKey::leafName() const {
   StringRef T = Text;
-  size_t P = T.find_last_of(".>*@");
   // Text looks like "s@1->seq" or "g@7": the leaf is after the last -> or .
   size_t Arrow = T.rfind("->");
   size_t Dot = T.rfind('.');
@@ -47,7 +46,6 @@ std::string LocationKey::leafName() const {
   if (Dot != StringRef::npos && (Cut == StringRef::npos || Dot + 1 > Cut))
     Cut = Dot + 1;
   StringRef Leaf = Cut == StringRef::npos ? T : T.drop_front(Cut);
-  (void)P;
   Leaf = Leaf.take_until([](char C) { return C == '@' || C == '['; });
   Leaf = Leaf.ltrim("*(");
   return Leaf.str();
@@ -180,7 +178,7 @@ private:
   // --- plain nodes -------------------------------------------------------
   void classifyPlain(const Stmt *S, BlockEvents &B);
   void emitApiCall(const ApiEntry &E, StringRef Name, const Stmt *Root,
-                   ArrayRef<const Expr *> Args, BlockEvents &B, bool FromMacro);
+                   ArrayRef<const Expr *> Args, BlockEvents &B);
   void classifyAtomic(const AtomicExpr *AE, BlockEvents &B);
   void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
@@ -634,7 +632,7 @@ void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
 void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
                                      const Stmt *Root,
                                      ArrayRef<const Expr *> Args,
-                                     BlockEvents &B, bool FromMacro) {
+                                     BlockEvents &B) {
   auto Arg = [&](int I) -> const Expr * {
     return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
   };
@@ -643,7 +641,6 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
   Ev.Loc = reportLoc(Root);
   Ev.Api = &E;
   Ev.ApiName = Name;
-  Ev.FromMacro = FromMacro;
   Ev.Ord = E.Ord;
   switch (E.R) {
   case Role::ReadBegin:
@@ -665,8 +662,6 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
       T.Counters.insert(Ev.Key);
     Ev.Counter = true;
     Ev.RetryHasBarrier = E.RetryHasBarrier;
-    if (Ev.Kind == EventKind::WriteBegin)
-      T.HasApiWriteBegin = true;
     if (E.ValueArg >= 0) {
       if (const Expr *V = Arg(E.ValueArg)) {
         const Expr *X = V->IgnoreParenImpCasts();
@@ -742,7 +737,7 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
 void FunctionClassifier::emitInstance(const MacroInstance *I, const Stmt *Root,
                                       BlockEvents &B) {
   SmallVector<const Expr *, 4> Args = instanceArgs(I, Root);
-  emitApiCall(*I->Entry, I->Name, Root, Args, B, /*FromMacro=*/true);
+  emitApiCall(*I->Entry, I->Name, Root, Args, B);
 }
 
 void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
@@ -923,7 +918,7 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     if (!Name.empty()) {
       if (const ApiEntry *E = Model.lookup(Name)) {
         SmallVector<const Expr *, 4> Args(CE->arguments());
-        emitApiCall(*E, Name, CE, Args, B, /*FromMacro=*/false);
+        emitApiCall(*E, Name, CE, Args, B);
         return;
       }
       if (Name == "__c11_atomic_signal_fence" || Name == "__atomic_signal_fence" ||
@@ -987,7 +982,6 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
       if (!AssignTargets.count(DR)) {
-        T.UsedVars.insert(V);
         if (escapes(DR))
           T.EscapingVars.insert(V);
       }
@@ -1280,12 +1274,10 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
         }
         case EventKind::Call:
           if (Ev.SideEffect)
-            R.CallsSideEffect = true;
-          else if (Ev.Callee && Ev.Callee->hasBody()) {
+            break;
+          if (Ev.Callee && Ev.Callee->hasBody()) {
             const FunctionSummary &C = summary(Ev.Callee);
             R.WritesGlobal |= C.WritesGlobal;
-            R.CallsSideEffect |= C.CallsSideEffect;
-            R.HasReadBarrier |= C.HasReadBarrier;
             R.MayOrder |= C.MayOrder;
           } else {
             R.MayOrder = true; // cannot see inside
@@ -1298,15 +1290,11 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
           R.MayOrder = true;
           break;
         case EventKind::Barrier:
-          if (Ev.Bits & OrdLL)
-            R.HasReadBarrier = true;
           if (Ev.Bits)
             R.MayOrder = true;
           break;
         case EventKind::ReadRetry:
         case EventKind::ReadBegin:
-          if (Ev.RetryHasBarrier)
-            R.HasReadBarrier = true;
           R.MayOrder = true;
           break;
         case EventKind::Load:

@@ -40,15 +40,12 @@ struct FunctionTrace {
   llvm::DenseMap<int, llvm::SmallVector<const clang::VarDecl *, 2>> OpenReaders;
   /// Local variable -> the key whose loaded value it holds.
   llvm::DenseMap<const clang::VarDecl *, int> VarSource;
-  /// Local variables read somewhere other than as an assignment target.
-  llvm::DenseSet<const clang::VarDecl *> UsedVars;
   /// Local variables whose value leaves local arithmetic (returned,
   /// passed, stored, compared with a non-constant, address taken).
   llvm::DenseSet<const clang::VarDecl *> EscapingVars;
   /// Variables or keys whose low bit is tested or masked.
   llvm::DenseSet<const clang::VarDecl *> OddCheckedVars;
   llvm::DenseSet<int> OddCheckedKeys;
-  bool HasApiWriteBegin = false;
   /// Parents of the body's statements (for fix-its and contexts).
   std::unique_ptr<clang::ParentMap> PM;
 
@@ -59,9 +56,7 @@ struct FunctionTrace {
 struct FunctionSummary {
   bool Computing = false;
   bool Done = false;
-  bool WritesGlobal = false;   // stores to globals or through unknown pointers
-  bool CallsSideEffect = false;
-  bool HasReadBarrier = false; // LL-ordering barrier somewhere inside
+  bool WritesGlobal = false;   // stores to global variables (directly or in callees)
   bool MayOrder = false;       // barrier, lock, ordered RMW or unknown call
   unsigned WritesParams = 0;   // bit i: stores through parameter i
 };

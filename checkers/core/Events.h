@@ -90,7 +90,6 @@ struct Event {
   clang::SourceLocation Loc;        // where to report
   const ApiEntry *Api = nullptr;    // for API events
   llvm::StringRef ApiName;          // macro or function name of the API
-  bool FromMacro = false;
   int Key = -1;                     // location / counter / lock key index
   Order Ord = Order::Plain;
   unsigned Bits = 0;                // Barrier: BarrierBits

@@ -61,10 +61,6 @@ public:
   /// True if a function-like macro of this name was defined in the TU.
   bool isDefined(llvm::StringRef Name) const { return Defined.count(Name); }
 
-  /// Add a user API (from .seqlint.yaml) to recognise by name.
-  void noteDefined(llvm::StringRef Name) { Defined.insert({Name, true}); }
-
-  unsigned numInstances() const { return Instances.size(); }
 
   /// Cheap test: did any known macro expand inside this range of a file
   /// (e.g. a function body)? Binary search over the recorded use sites.
