@@ -48,27 +48,9 @@ public:
     // not a re-read of the value checked in this one.
     std::vector<unsigned> Rpo(G.getNumBlockIDs(), ~0u);
     {
-      std::vector<const CFGBlock *> Post;
-      std::vector<bool> Seen(G.getNumBlockIDs());
-      std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-      Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
-      Seen[G.getEntry().getBlockID()] = true;
-      while (!Stack.empty()) {
-        auto &[Blk, It] = Stack.back();
-        if (It == Blk->succ_end()) {
-          Post.push_back(Blk);
-          Stack.pop_back();
-          continue;
-        }
-        const CFGBlock *Succ = It->getReachableBlock();
-        ++It;
-        if (Succ && !Seen[Succ->getBlockID()]) {
-          Seen[Succ->getBlockID()] = true;
-          Stack.push_back({Succ, Succ->succ_begin()});
-        }
-      }
-      for (unsigned I = 0; I != Post.size(); ++I)
-        Rpo[Post[Post.size() - 1 - I]->getBlockID()] = I;
+      std::vector<const CFGBlock *> Order = reversePostOrder(G);
+      for (unsigned I = 0; I != Order.size(); ++I)
+        Rpo[Order[I]->getBlockID()] = I;
     }
     std::deque<const CFGBlock *> Work{&G.getEntry()};
     Reached[G.getEntry().getBlockID()] = true;

@@ -51,6 +51,29 @@ std::string LocationKey::leafName() const {
   return Leaf.str();
 }
 
+std::vector<const CFGBlock *> reversePostOrder(const CFG &G) {
+  std::vector<bool> Seen(G.getNumBlockIDs());
+  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
+  std::vector<const CFGBlock *> Post;
+  Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
+  Seen[G.getEntry().getBlockID()] = true;
+  while (!Stack.empty()) {
+    auto &[Blk, It] = Stack.back();
+    if (It == Blk->succ_end()) {
+      Post.push_back(Blk);
+      Stack.pop_back();
+      continue;
+    }
+    const CFGBlock *Succ = It->getReachableBlock();
+    ++It;
+    if (Succ && !Seen[Succ->getBlockID()]) {
+      Seen[Succ->getBlockID()] = true;
+      Stack.push_back({Succ, Succ->succ_begin()});
+    }
+  }
+  return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
+}
+
 const FunctionDecl *calleeOf(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE)
@@ -1065,31 +1088,7 @@ void FunctionClassifier::run(const Stmt *Body) {
       if (auto CS = E.getAs<CFGStmt>())
         Elements[CS->getStmt()] = B->getBlockID();
   T.Blocks.resize(G.getNumBlockIDs());
-  // Blocks in reverse post-order-ish (ID order is reverse of creation;
-  // iterate from the entry so local value sources are seen before uses).
-  std::vector<const CFGBlock *> Order;
-  {
-    std::vector<bool> Seen(G.getNumBlockIDs());
-    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-    std::vector<const CFGBlock *> Post;
-    Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
-    Seen[G.getEntry().getBlockID()] = true;
-    while (!Stack.empty()) {
-      auto &[Blk, It] = Stack.back();
-      if (It == Blk->succ_end()) {
-        Post.push_back(Blk);
-        Stack.pop_back();
-        continue;
-      }
-      const CFGBlock *Succ = It->getReachableBlock();
-      ++It;
-      if (Succ && !Seen[Succ->getBlockID()]) {
-        Seen[Succ->getBlockID()] = true;
-        Stack.push_back({Succ, Succ->succ_begin()});
-      }
-    }
-    Order.assign(Post.rbegin(), Post.rend());
-  }
+  std::vector<const CFGBlock *> Order = reversePostOrder(G);
   for (const CFGBlock *B : Order) {
     BlockEvents &BE = T.Blocks[B->getBlockID()];
     for (const CFGElement &E : *B) {

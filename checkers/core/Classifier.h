@@ -88,6 +88,10 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
 };
 
+/// The reachable blocks of G from the entry, each after its predecessors
+/// except across loop back edges (reverse post-order).
+std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
+
 /// Name of the callee of a call, looking through _Generic selection.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Call);
 

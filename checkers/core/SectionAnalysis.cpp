@@ -82,30 +82,6 @@ void joinInto(State &Into, const State &From) {
   }
 }
 
-/// Blocks from the entry, each after its predecessors except at back edges.
-std::vector<const CFGBlock *> reversePostOrder(const CFG &G) {
-  std::vector<bool> Seen(G.getNumBlockIDs());
-  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-  std::vector<const CFGBlock *> Post;
-  Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
-  Seen[G.getEntry().getBlockID()] = true;
-  while (!Stack.empty()) {
-    auto &[Blk, It] = Stack.back();
-    if (It == Blk->succ_end()) {
-      Post.push_back(Blk);
-      Stack.pop_back();
-      continue;
-    }
-    const CFGBlock *Succ = It->getReachableBlock();
-    ++It;
-    if (Succ && !Seen[Succ->getBlockID()]) {
-      Seen[Succ->getBlockID()] = true;
-      Stack.push_back({Succ, Succ->succ_begin()});
-    }
-  }
-  return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
-}
-
 class Analysis {
 public:
   Analysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs)
