@@ -36,6 +36,7 @@ bool anyLockHeld(const ReadState &S) {
 class AccessPlainRereadCheck : public Check {
 public:
   AccessPlainRereadCheck() : Check("access-plain-reread") {}
+  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
   void functionDone(const FunctionTrace &T, Classifier &) override {
     if (!hasMarkedCheckedLoad(T))

@@ -29,11 +29,26 @@ struct CheckContext {
   FindingSink *Sink = nullptr;
 };
 
+/// Which functions a check needs to see. The driver builds a CFG only for
+/// the functions the most demanding enabled check asks for (most functions
+/// of a kernel TU use nothing seqlint knows, and a CFG is not free).
+enum class CheckScope {
+  Sections,       // functions that can hold a seqcount section
+  MarkedAccesses, // also functions with READ_ONCE/WRITE_ONCE-style accesses
+  AllFunctions,   // every function with a body in user code
+};
+
 class Check : public SectionObserver {
 public:
   explicit Check(llvm::StringRef Name) : Name(Name.str()) {}
   const std::string &name() const { return Name; }
   void setContext(CheckContext &C) { Ctx = &C; }
+
+  virtual CheckScope scope() const { return CheckScope::Sections; }
+  /// After every function of the TU was analysed: TU-wide checks (what one
+  /// function does to data another one reads) report here. Traces are gone
+  /// by then; a check keeps what it needs from functionDone().
+  virtual void translationUnitDone(Classifier &C) {}
 
 protected:
   /// Starts a finding of this check at Loc.

@@ -13,6 +13,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
 
 using namespace clang;
 using namespace llvm;
@@ -229,8 +230,11 @@ private:
 };
 
 /// Does FD need a CFG? Only if it can hold a seqcount section (or, when a
-/// check about plain re-reads is on, any marked access at all).
-bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, bool AnyMarked) {
+/// check about marked accesses is on, any marked access at all).
+bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, CheckScope Scope) {
+  if (Scope == CheckScope::AllFunctions)
+    return true;
+  bool AnyMarked = Scope == CheckScope::MarkedAccesses;
   SourceRange Body = FD->getBody()->getSourceRange();
   if (Macros.hasInstanceIn(Body, /*StrongOnly=*/!AnyMarked))
     return true;
@@ -291,11 +295,12 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
-  // access-plain-reread looks at READ_ONCE-only functions too.
-  bool AnyMarked = Opts.DumpEvents != nullptr;
+  // The widest scope any enabled check asks for (access-plain-reread looks
+  // at READ_ONCE-only functions too; the event dump shows them all).
+  CheckScope Scope =
+      Opts.DumpEvents ? CheckScope::MarkedAccesses : CheckScope::Sections;
   for (auto &C : Checks)
-    if (C->name() == "access-plain-reread")
-      AnyMarked = true;
+    Scope = std::max(Scope, C->scope());
   std::vector<const FunctionDecl *> Functions;
   FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Functions) {
@@ -303,7 +308,7 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
       continue;
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!worthAnalysing(FD, Macros, AnyMarked))
+    if (!worthAnalysing(FD, Macros, Scope))
       continue;
     std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
     if (!T)
@@ -312,6 +317,8 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
       dumpTrace(*T, SM, *Opts.DumpEvents);
     runSectionAnalysis(*T, Cl, Mux);
   }
+  for (auto &C : Checks)
+    C->translationUnitDone(Cl);
 }
 
 } // namespace seqlint
