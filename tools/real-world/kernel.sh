@@ -12,10 +12,11 @@
 #      compile_commands.json restricted to them;
 #   4. writes the list to <workdir>/files.txt (details in files-detail.tsv), prints counts;
 #   5. with --run PLUGIN.so: re-runs every compile command with -fsyntax-only and the
-#      plugin, stores each file's output under <workdir>/results/ and prints a summary.
+#      plugin, stores each file's output under <workdir>/results/ (or --results DIR:
+#      runs of different plugin builds side by side) and prints a summary.
 #
 # Usage: tools/real-world/kernel.sh [--workdir DIR] [-j N] [--skip-install]
-#                                   [--run PLUGIN.so [--filter REGEX]]
+#                                   [--run PLUGIN.so [--filter REGEX] [--results DIR]]
 # Environment: SEQLINT_PLUGIN_ARGS (extra -fplugin-arg-seqlint-... for --run),
 #              SEQLINT_KERNEL_WORKDIR (default /var/tmp/seqlint-kernel),
 #              SEQLINT_KERNEL_JOBS (default: nproc).
@@ -33,6 +34,7 @@ JOBS=${SEQLINT_KERNEL_JOBS:-$(nproc 2>/dev/null || echo 2)}
 SKIP_INSTALL=0
 PLUGIN=
 FILTER=
+RESULTS=
 
 say()  { printf '%s: %s\n' "$PROG" "$*"; }
 die()  { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 2; }
@@ -57,6 +59,8 @@ while [ $# -gt 0 ]; do
 	--run=*)      PLUGIN=${1#*=}; shift ;;
 	--filter)     [ $# -ge 2 ] || die "--filter needs a regular expression"; FILTER=$2; shift 2 ;;
 	--filter=*)   FILTER=${1#*=}; shift ;;
+	--results)    [ $# -ge 2 ] || die "--results needs a directory"; RESULTS=$2; shift 2 ;;
+	--results=*)  RESULTS=${1#*=}; shift ;;
 	-h|--help)    usage 0 ;;
 	*)            printf '%s: error: unknown argument: %s\n\n' "$PROG" "$1" >&2; usage 2 ;;
 	esac
@@ -351,7 +355,7 @@ run_plugin() {
 	PLUGIN=$(cd "$(dirname "$PLUGIN")" && pwd)/$(basename "$PLUGIN")
 	[ -f "$DB" ] || die "no compile database at $DB"
 	step "running seqlint ($PLUGIN) over $DB with -j$JOBS"
-	python3 - "$DB" "$PLUGIN" "$WORKDIR/results" "$JOBS" "$FILTER" <<'PY'
+	python3 - "$DB" "$PLUGIN" "${RESULTS:-$WORKDIR/results}" "$JOBS" "$FILTER" <<'PY'
 import collections, concurrent.futures, json, os, re, shlex, shutil, subprocess, sys
 
 db_path, plugin, outdir, jobs, filt = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
