@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
+#include <optional>
 
 using namespace clang;
 using namespace llvm;
@@ -266,6 +267,51 @@ private:
   std::vector<const FunctionDecl *> &Out;
 };
 
+/// The inline and static functions of included files that this TU's own
+/// code can reach: called, or whose address is taken, from the main file
+/// (function bodies and initializers, e.g. an ops table), directly or
+/// through other such functions. A header's inline functions are analysed
+/// in the TUs that use them, as the compiler only emits them there; a kernel
+/// TU includes hundreds of them and calls a few.
+class ReachableFunctions : public RecursiveASTVisitor<ReachableFunctions> {
+public:
+  ReachableFunctions(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+        TraverseDecl(D);
+    while (!Work.empty()) {
+      const FunctionDecl *FD = Work.pop_back_val();
+      TraverseStmt(FD->getBody());
+    }
+  }
+  bool contains(const FunctionDecl *FD) const {
+    return Reached.count(FD->getCanonicalDecl());
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD)
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (FD->hasBody(Def) && Reached.insert(Def->getCanonicalDecl()).second &&
+        !SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+      Work.push_back(Def);
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  DenseSet<const FunctionDecl *> Reached;
+  SmallVector<const FunctionDecl *, 64> Work;
+};
+
+/// A function the compiler emits only where it is used: inline, or static
+/// in an included file.
+bool isEmittedOnUse(const FunctionDecl *FD, const SourceManager &SM) {
+  if (SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+    return false;
+  return FD->isInlineSpecified() || FD->getStorageClass() == SC_Static;
+}
+
 } // namespace
 
 std::vector<std::string> enabledChecks(const CheckFilter &Filter) {
@@ -303,9 +349,16 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
     Scope = std::max(Scope, C->scope());
   std::vector<const FunctionDecl *> Functions;
   FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::optional<ReachableFunctions> Reachable;
   for (const FunctionDecl *FD : Functions) {
     if (!shouldAnalyse(FD, SM, Model))
       continue;
+    if (isEmittedOnUse(FD, SM)) {
+      if (!Reachable)
+        Reachable.emplace(Ctx);
+      if (!Reachable->contains(FD))
+        continue;
+    }
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
     if (!worthAnalysing(FD, Macros, Scope))
