@@ -74,14 +74,23 @@ private:
     BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true);
     if (!After.known())
       return;
-    unsigned Need = neededPairs(Before.Kinds, After.Kinds);
+    // Before the function was called, the caller accessed memory that the
+    // barrier orders too: ptr_ring's smp_wmb() after a few loads orders the
+    // caller's stores of the data being queued. The caller's accesses after
+    // the return are not counted: a barrier placed before accesses of this
+    // function is meant for them.
+    unsigned BeforeKinds = Before.Kinds;
+    if (Before.ReachedBoundary)
+      BeforeKinds |= AccLoad | AccStore;
+    unsigned Need = neededPairs(BeforeKinds, After.Kinds);
     if (!Need || (Need & E.Bits))
       return;
     // Right kind in the wrong place: barrier-misplaced reports it.
     if (misplacedWriteBarrier(T, E, Block, Index) ||
         misplacedReadBarrier(T, E, Block, Index))
       return;
-    report(T, E, Before, After, Need);
+    // Messages and suggestions speak of the accesses the function shows.
+    report(T, E, Before, After, neededPairs(Before.Kinds, After.Kinds));
   }
 
   /// smp_mb__before_atomic() must be followed, smp_mb__after_atomic()
@@ -90,9 +99,15 @@ private:
   void judgeAtomicHelper(const FunctionTrace &T, const Event &E, unsigned Block,
                          unsigned Index, bool BeforeAtomic) {
     BarrierSide S = scanBarrierSide(T, Block, Index, /*Forward=*/BeforeAtomic);
-    if (S.NearestUnknown || S.Nearest.empty())
+    if (S.NearestUnknown || S.Nearest.empty() || S.unknown())
       return;
-    for (const BarrierAccess &A : S.Nearest)
+    // The RMW may come a few accesses later (net/core/dev.c reads q->flags
+    // between smp_mb__before_atomic() and clear_bit()): any atomic RMW up to
+    // the next barrier will do. smp_mb__after_atomic() may rely on an RMW
+    // in the caller ("rely on refcount_sub from sock_wfree()").
+    if (!BeforeAtomic && S.ReachedBoundary)
+      return;
+    for (const BarrierAccess &A : S.All)
       if (A.AtomicRMW)
         return;
     const BarrierAccess &A = S.Nearest.front();

@@ -138,11 +138,18 @@ std::vector<const CFGBlock *> blocksById(const CFG &G) {
 /// AtBoundary(Found) is called when a path reaches the entry or the exit.
 template <typename VisitFn, typename BoundaryFn>
 void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
-          VisitFn Visit, BoundaryFn AtBoundary) {
+          VisitFn Visit, BoundaryFn AtBoundary, bool NoBackEdges = false) {
   const CFG &G = *T.Cfg;
   std::vector<const CFGBlock *> ById = blocksById(G);
   if (Block >= ById.size() || !ById[Block])
     return;
+  std::vector<unsigned> Rpo;
+  if (NoBackEdges) {
+    Rpo.assign(ById.size(), ~0u);
+    std::vector<const CFGBlock *> Order = reversePostOrder(G);
+    for (unsigned I = 0; I != Order.size(); ++I)
+      Rpo[Order[I]->getBlockID()] = I;
+  }
   // Path state: (block, whether an access was found on the way there).
   std::vector<bool> Seen(2 * ById.size());
   struct Item {
@@ -194,11 +201,21 @@ void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
       Work.push_back({Next, Found, false});
     };
     if (Forward) {
-      for (const CFGBlock *S : It.B->succs())
+      for (const CFGBlock *S : It.B->succs()) {
+        if (S && NoBackEdges && Rpo[S->getBlockID()] <= Rpo[It.B->getBlockID()]) {
+          Any = true;
+          continue;
+        }
         Push(S);
+      }
     } else {
-      for (const CFGBlock *P : It.B->preds())
+      for (const CFGBlock *P : It.B->preds()) {
+        if (P && NoBackEdges && Rpo[P->getBlockID()] >= Rpo[It.B->getBlockID()]) {
+          Any = true; // a loop back edge: not followed, not the entry either
+          continue;
+        }
         Push(P);
+      }
     }
     // A block with no predecessor that is not the entry is unreachable
     // code (the empty bodies of do { } while (0) macros): no path.
@@ -291,7 +308,7 @@ bool isJudgedBarrier(const Event &E) {
 }
 
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward) {
+                            bool Forward, bool NoBackEdges) {
   BarrierSide R;
   walk(
       T, Block, Index, Forward,
@@ -318,11 +335,13 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Ind
         return false;
       },
       [&](bool Found) {
+        R.ReachedBoundary = true;
         if (!Found) {
           R.EmptyToBoundary = true;
           R.NearestUnknown = true;
         }
-      });
+      },
+      NoBackEdges);
   return R;
 }
 
@@ -372,7 +391,9 @@ std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
                                                   unsigned Block, unsigned Index) {
   if (Barrier.Bits != OrdLL)
     return std::nullopt;
-  BarrierSide Before = scanBarrierSide(T, Block, Index, /*Forward=*/false);
+  // Loads of the previous loop iteration are not "before" in this sense.
+  BarrierSide Before =
+      scanBarrierSide(T, Block, Index, /*Forward=*/false, /*NoBackEdges=*/true);
   if (Before.NearestUnknown || Before.Nearest.empty())
     return std::nullopt;
   for (const BarrierAccess &A : Before.Nearest)
@@ -422,7 +443,7 @@ std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
         }
         return true;
       },
-      [](bool) {});
+      [](bool) {}, /*NoBackEdges=*/true);
   if (!FirstFresh)
     return std::nullopt;
   return Result;

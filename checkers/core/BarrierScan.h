@@ -4,8 +4,8 @@
 // CFG from a barrier backwards and forwards and collects the memory accesses
 // it orders in this function, up to the next barrier on each path. A call
 // seqlint does not know, a lock or an unlock ends the walk as "unknown": the
-// barrier may order what that call does. A path that reaches the function
-// entry or exit before any access leaves that side to the caller: unknown too.
+// barrier may order what that call does. Paths that reach the function entry
+// or exit are recorded: the caller's accesses are on that side too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEQLINT_CORE_BARRIERSCAN_H
@@ -33,6 +33,7 @@ struct BarrierSide {
   bool UnknownCall = false;      // an unknown call or asm in the window
   bool UnknownLock = false;      // a lock or unlock in the window
   bool EmptyToBoundary = false;  // a path met entry/exit with no access
+  bool ReachedBoundary = false;  // a path met entry/exit (the caller's side)
   bool NearestUnknown = false;   // a path's nearest event is not an access
   std::vector<BarrierAccess> Nearest; // nearest access on each path
   std::vector<BarrierAccess> All;     // every access in the window
@@ -51,9 +52,10 @@ struct BarrierSide {
 bool isJudgedBarrier(const Event &E);
 
 /// Collects the accesses on one side of the barrier Events[Index] of block
-/// Block.
+/// Block. With NoBackEdges, the walk does not follow loop back edges
+/// (accesses of the previous or the next iteration).
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward);
+                            bool Forward, bool NoBackEdges = false);
 
 /// What memory an access touches, to tell two accesses apart.
 struct AccessIdentity {

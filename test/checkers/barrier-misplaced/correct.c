@@ -135,3 +135,24 @@ void seq_write(struct msg *m, int a)
 	smp_wmb();
 	m->gen++;
 }
+
+/* fs/netfs/write_collect.c: a loop back to a label before the barrier; the
+ * loads of the previous round are not "before" the barrier in this sense. */
+struct req {
+	unsigned long long issued_to, collected_to;
+	int origin;
+};
+
+int collect(struct req *r)
+{
+	unsigned long long issued, collected;
+	int rounds = 0;
+
+again:
+	issued = READ_ONCE(r->issued_to);
+	smp_rmb();
+	collected = r->origin == 1 ? issued : 0;
+	if (READ_ONCE(r->collected_to) < collected && ++rounds < 3)
+		goto again;
+	return rounds;
+}

@@ -47,9 +47,11 @@ int dekker_wmb(struct obj *o, struct obj *other)
 	return READ_ONCE(other->flag);
 }
 
-/* Same with smp_rmb(). */
+/* Same with smp_rmb() (after a full barrier: otherwise the smp_rmb() might
+ * be there for the caller's loads before the call). */
 int dekker_rmb(struct obj *o, struct obj *other)
 {
+	smp_mb();
 	WRITE_ONCE(o->flag, 1);
 	smp_rmb(); // expected-warning {{smp_rmb() does not order the store to 'o->flag' before it against the load of 'other->flag' after it}}
 	return READ_ONCE(other->flag);
@@ -71,17 +73,21 @@ int check_bit(struct obj *o)
 	return test_bit(3, &o->flags);
 }
 
-/* smp_mb__after_atomic() after a plain store. */
+/* smp_mb__after_atomic() after a plain store (the full barrier before it
+ * keeps the caller out of the picture). */
 void after_plain(struct obj *o)
 {
+	smp_mb();
 	WRITE_ONCE(o->flag, 1);
 	smp_mb__after_atomic(); // expected-warning {{smp_mb__after_atomic() is preceded by the store to 'o->flag', not by an atomic read-modify-write}}
 	o->a = READ_ONCE(o->b);
 }
 
-/* C11: an acquire fence between two stores (a write path). */
+/* C11: an acquire fence between two stores (a write path). The caller's
+ * loads before the call would be ordered by it: the first fence ends them. */
 void c11_acquire_on_write(_Atomic int *data, _Atomic int *flag)
 {
+	atomic_thread_fence(memory_order_seq_cst);
 	atomic_store_explicit(data, 1, memory_order_relaxed);
 	atomic_thread_fence(memory_order_acquire); // expected-warning {{the acquire fence does not order stores, and the accesses on both sides are stores (the store to '*data' before it, the store to '*flag' after it); use atomic_thread_fence(memory_order_release) [seqlint-barrier-wrong-kind]}}
 	atomic_store_explicit(flag, 1, memory_order_relaxed);

@@ -208,3 +208,49 @@ void c11_release_ls(_Atomic int *in, _Atomic int *out)
 	atomic_thread_fence(memory_order_release);
 	atomic_store_explicit(out, v, memory_order_relaxed);
 }
+
+/* include/linux/ptr_ring.h: the smp_wmb() after the checks orders the
+ * caller's stores of the queued data before the store of the pointer. */
+struct ring {
+	int size, producer;
+	void **queue;
+};
+
+int ring_produce(struct ring *r, void *ptr)
+{
+	if (!r->size || r->queue[r->producer])
+		return -1;
+	smp_wmb();
+	WRITE_ONCE(r->queue[r->producer++], ptr);
+	if (r->producer >= r->size)
+		r->producer = 0;
+	return 0;
+}
+
+/* net/core/dev.c: an access between smp_mb__before_atomic() and the RMW. */
+struct qdisc {
+	unsigned long state;
+	int flags;
+	struct qdisc *next;
+};
+
+void qdisc_run_list(struct qdisc *head)
+{
+	while (head) {
+		struct qdisc *q = head;
+
+		head = head->next;
+		smp_mb__before_atomic();
+		if (!(q->flags & 1))
+			q->flags |= 2;
+		clear_bit(0, &q->state);
+	}
+}
+
+/* net/core/sock.c: smp_mb__after_atomic() relying on the caller's RMW. */
+int after_caller_rmw(struct obj *o)
+{
+	int v = READ_ONCE(o->a);
+	smp_mb__after_atomic();
+	return v && READ_ONCE(o->flag);
+}
