@@ -126,3 +126,29 @@ void wait_for_peer(struct obj *o, struct obj *peer)
 	while (READ_ONCE(peer->flag))
 		;
 }
+
+/* Suppressed: no diagnostic (-verify fails on an unexpected one). */
+int dekker_wmb_suppressed(struct obj *o, struct obj *other)
+{
+	WRITE_ONCE(o->flag, 1);
+	smp_wmb(); // NOLINT(seqlint-barrier-wrong-kind)
+	return READ_ONCE(other->flag);
+}
+
+/* Fix-it: smp_wmb -> smp_mb. */
+// RUN: %clang_plugin '-fplugin-arg-seqlint-checks=-*,barrier-wrong-kind' -fsyntax-only -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s
+// CHECK: fix-it:"{{.*}}bugs.c":{[[@LINE+5]]:2-[[@LINE+5]]:9}:"smp_mb"
+// CHECK: fix-it:"{{.*}}bugs.c":{[[@LINE+11]]:2-[[@LINE+11]]:23}:"smp_mb"
+int dekker_fixit(struct obj *o, struct obj *other)
+{
+	WRITE_ONCE(o->flag, 1);
+	smp_wmb(); // expected-warning {{use smp_mb()}}
+	return READ_ONCE(other->flag);
+}
+
+void before_atomic_fixit(struct obj *o)
+{
+	o->a = 0;
+	smp_mb__before_atomic(); // expected-warning {{not by an atomic read-modify-write}}
+	atomic_set(&o->refs, 1);
+}
