@@ -271,11 +271,11 @@ AccessIdentity accessIdentity(const FunctionTrace &T, const Event &E) {
       B = M->getBase()->IgnoreParenCasts();
     if (const auto *DR = dyn_cast<DeclRefExpr>(B))
       Id.Base = dyn_cast<VarDecl>(DR->getDecl());
-    Id.Text = Id.Field->getName().str();
+    Id.Text = Id.Field->getNameAsString();
   } else if (const auto *DR = dyn_cast<DeclRefExpr>(A)) {
     Id.Field = DR->getDecl();
     Id.Base = dyn_cast<VarDecl>(DR->getDecl());
-    Id.Text = Id.Field->getName().str();
+    Id.Text = Id.Field->getNameAsString();
   }
   return Id;
 }
@@ -290,11 +290,11 @@ std::string accessName(const FunctionTrace &T, const Event &E) {
         const Expr *B = ME->getBase()->IgnoreParenCasts();
         std::string Prefix;
         if (const auto *DR = dyn_cast<DeclRefExpr>(B))
-          Prefix = DR->getDecl()->getName().str() + (ME->isArrow() ? "->" : ".");
-        return Prefix + ME->getMemberDecl()->getName().str();
+          Prefix = DR->getDecl()->getNameAsString() + (ME->isArrow() ? "->" : ".");
+        return Prefix + ME->getMemberDecl()->getNameAsString();
       }
       if (const auto *DR = dyn_cast<DeclRefExpr>(A))
-        return DR->getDecl()->getName().str();
+        return DR->getDecl()->getNameAsString();
     }
   return "memory";
 }
