@@ -40,7 +40,7 @@ int bitOp(const Event &E, bool &Atomic) {
   return 0;
 }
 
-enum class StepKind { Skip, Access, AccessThenStop, Stop, Unknown, Lock, End };
+enum class StepKind { Skip, Access, AccessThenStop, Stop, Unknown, Lock, Unlock, End };
 struct Step {
   StepKind K = StepKind::Skip;
   BarrierAccess A;
@@ -101,8 +101,10 @@ Step classify(const Event &E, bool Forward) {
     S.K = StepKind::Unknown;
     return S;
   case EventKind::Lock:
-  case EventKind::Unlock:
     S.K = StepKind::Lock;
+    return S;
+  case EventKind::Unlock:
+    S.K = StepKind::Unlock;
     return S;
   case EventKind::Call: {
     if (E.Noreturn) {
@@ -138,7 +140,8 @@ std::vector<const CFGBlock *> blocksById(const CFG &G) {
 /// AtBoundary(Found) is called when a path reaches the entry or the exit.
 template <typename VisitFn, typename BoundaryFn>
 void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
-          VisitFn Visit, BoundaryFn AtBoundary, bool NoBackEdges = false) {
+          VisitFn Visit, BoundaryFn AtBoundary, bool NoBackEdges = false,
+          bool ThroughUnlock = false) {
   const CFG &G = *T.Cfg;
   std::vector<const CFGBlock *> ById = blocksById(G);
   if (Block >= ById.size() || !ById[Block])
@@ -174,7 +177,7 @@ void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
         break;
       }
       Step S = classify(Ev[I], Forward);
-      if (S.K == StepKind::Skip)
+      if (S.K == StepKind::Skip || (ThroughUnlock && S.K == StepKind::Unlock))
         continue;
       if (!Visit(S, Found)) {
         Ended = true;
@@ -308,7 +311,7 @@ bool isJudgedBarrier(const Event &E) {
 }
 
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward, bool NoBackEdges) {
+                            bool Forward, bool NoBackEdges, bool ThroughUnlock) {
   BarrierSide R;
   walk(
       T, Block, Index, Forward,
@@ -325,6 +328,7 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Ind
           R.UnknownCall = true;
           break;
         case StepKind::Lock:
+        case StepKind::Unlock:
           R.UnknownLock = true;
           break;
         default:
@@ -341,7 +345,7 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Ind
           R.NearestUnknown = true;
         }
       },
-      NoBackEdges);
+      NoBackEdges, ThroughUnlock);
   return R;
 }
 
@@ -350,10 +354,12 @@ std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
                                                     unsigned Block, unsigned Index) {
   if (!(Barrier.Bits & OrdSS) || Barrier.Bits == OrdFull)
     return std::nullopt;
-  BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true);
   // Nothing after it in this function that the barrier could order before:
-  // no store, no unknown call (an unlock or the return is fine).
-  if ((After.Kinds & AccStore) || After.UnknownCall)
+  // no store, no unknown call, no lock; an unlock does not end the walk (a
+  // store after it would still be ordered by the barrier, not by the unlock).
+  BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true,
+                                      /*NoBackEdges=*/false, /*ThroughUnlock=*/true);
+  if ((After.Kinds & AccStore) || After.unknown())
     return std::nullopt;
   BarrierSide Before = scanBarrierSide(T, Block, Index, /*Forward=*/false);
   if (Before.NearestUnknown || Before.Nearest.empty())

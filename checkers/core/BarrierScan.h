@@ -53,9 +53,11 @@ bool isJudgedBarrier(const Event &E);
 
 /// Collects the accesses on one side of the barrier Events[Index] of block
 /// Block. With NoBackEdges, the walk does not follow loop back edges
-/// (accesses of the previous or the next iteration).
+/// (accesses of the previous or the next iteration); with ThroughUnlock, an
+/// unlock does not end it.
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward, bool NoBackEdges = false);
+                            bool Forward, bool NoBackEdges = false,
+                            bool ThroughUnlock = false);
 
 /// What memory an access touches, to tell two accesses apart.
 struct AccessIdentity {

@@ -5,6 +5,7 @@
 #include <linux/compiler.h>
 #include <asm/barrier.h>
 #include <stdatomic.h>
+#include <linux/spinlock.h>
 
 struct msg {
 	int a, b;
@@ -63,4 +64,14 @@ int ready_late(struct msg *m)
 	if (m->a && READ_ONCE(m->ready) == 2)
 		return m->b;
 	return 0;
+}
+
+/* The unlock after the barrier does not hide that nothing follows. */
+void send_then_unlock(struct msg *m, spinlock_t *l, int a)
+{
+	spin_lock(l);
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb(); // expected-warning {{smp_wmb() comes after the store to 'm->ready'}}
+	spin_unlock(l);
 }

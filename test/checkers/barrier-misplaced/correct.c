@@ -156,3 +156,25 @@ again:
 		goto again;
 	return rounds;
 }
+
+/* A lock after the barrier: the critical section may store. */
+void then_lock(struct msg *m, int a)
+{
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	spin_lock(&m->lock);
+	m->b = 1;
+	spin_unlock(&m->lock);
+}
+
+/* An unlock, then a store the barrier orders after the flag. */
+void unlock_then_store(struct msg *m, int a)
+{
+	spin_lock(&m->lock);
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	spin_unlock(&m->lock);
+	WRITE_ONCE(m->gen, 1);
+}
