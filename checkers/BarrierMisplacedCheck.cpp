@@ -40,18 +40,22 @@ private:
     return "the fence";
   }
 
-  void judge(const FunctionTrace &T, const Event &E, unsigned Block, unsigned Index) {
+  void judge(const FunctionTrace &T, const Event &E, unsigned Block,
+             unsigned Index) {
     if (auto W = misplacedWriteBarrier(T, E, Block, Index)) {
       std::string Pub = accessName(T, *W->Publish);
       std::string Data = accessName(T, *W->Data);
-      Finding F = make(E.Loc,
-                       barrierName(E) + " comes after the store to '" + Pub +
-                           "' that publishes the data, and no store follows it in "
-                           "this function: it does not order the store to '" +
-                           Data + "' before the publication; move it before the "
-                           "store to '" + Pub + "'");
-      F.Notes.push_back({W->Publish->Loc, "the publishing store to '" + Pub +
-                                              "'; the barrier belongs before it"});
+      Finding F = make(
+          E.Loc, barrierName(E) + " comes after the store to '" + Pub +
+                     "' that publishes the data, and no store follows it in "
+                     "this function: it does not order the store to '" +
+                     Data +
+                     "' before the publication; move it before the "
+                     "store to '" +
+                     Pub + "'");
+      F.Notes.push_back(
+          {W->Publish->Loc, "the publishing store to '" + Pub +
+                                "'; the barrier belongs before it"});
       F.Notes.push_back({W->Data->Loc, "data store to '" + Data + "'"});
       emit(F);
       return;
@@ -59,14 +63,17 @@ private:
     if (auto R = misplacedReadBarrier(T, E, Block, Index)) {
       std::string First = accessName(T, *R->First);
       std::string Reread = accessName(T, *R->Reread);
-      Finding F = make(E.Loc,
-                       barrierName(E) + " is placed before both loads of the pair '" +
-                           First + "' / '" + Reread + "', so it does not order "
-                           "them against each other; move it between the load of '" +
-                           First + "' and the load of '" + Reread + "'");
-      F.Notes.push_back({R->First->Loc, "first load of the pair: '" + First + "'"});
-      F.Notes.push_back({R->Reread->Loc, "the barrier belongs before this load of '" +
-                                             Reread + "'"});
+      Finding F = make(
+          E.Loc, barrierName(E) + " is placed before both loads of the pair '" +
+                     First + "' / '" + Reread +
+                     "', so it does not order "
+                     "them against each other; move it between the load of '" +
+                     First + "' and the load of '" + Reread + "'");
+      F.Notes.push_back(
+          {R->First->Loc, "first load of the pair: '" + First + "'"});
+      F.Notes.push_back(
+          {R->Reread->Loc,
+           "the barrier belongs before this load of '" + Reread + "'"});
       emit(F);
     }
   }

@@ -41,7 +41,8 @@ unsigned neededPairs(unsigned Before, unsigned After) {
 bool isLinuxBarrierName(StringRef N) {
   return N == "smp_wmb" || N == "smp_rmb" || N == "smp_mb" || N == "wmb" ||
          N == "rmb" || N == "mb" || N == "virt_wmb" || N == "virt_rmb" ||
-         N == "virt_mb" || N == "smp_mb__before_atomic" || N == "smp_mb__after_atomic";
+         N == "virt_mb" || N == "smp_mb__before_atomic" ||
+         N == "smp_mb__after_atomic";
 }
 
 class BarrierWrongKindCheck : public Check {
@@ -58,7 +59,8 @@ public:
   }
 
 private:
-  void judge(const FunctionTrace &T, const Event &E, unsigned Block, unsigned Index) {
+  void judge(const FunctionTrace &T, const Event &E, unsigned Block,
+             unsigned Index) {
     StringRef Name = E.ApiName;
     bool BeforeAtomic = Name.ends_with("mb__before_atomic");
     bool AfterAtomic = Name.ends_with("mb__after_atomic");
@@ -112,11 +114,12 @@ private:
         return;
     const BarrierAccess &A = S.Nearest.front();
     std::string What = describe(T, A);
-    std::string Msg = (spelling(E) + " is " +
-                       (BeforeAtomic ? "followed by " : "preceded by ") + What +
-                       ", not by an atomic read-modify-write (atomic_inc(), "
-                       "set_bit(), ...): it only orders such an operation and is a "
-                       "no-op on x86; use smp_mb() to order this access");
+    std::string Msg =
+        (spelling(E) + " is " +
+         (BeforeAtomic ? "followed by " : "preceded by ") + What +
+         ", not by an atomic read-modify-write (atomic_inc(), "
+         "set_bit(), ...): it only orders such an operation and is a "
+         "no-op on x86; use smp_mb() to order this access");
     Finding F = make(E.Loc, Msg);
     F.Notes.push_back({A.E->Loc, std::string("the ") +
                                      (BeforeAtomic ? "next" : "previous") +
@@ -129,29 +132,35 @@ private:
   void report(const FunctionTrace &T, const Event &E, const BarrierSide &Before,
               const BarrierSide &After, unsigned Need) {
     std::string Barrier = barrierSpelling(E);
-    const BarrierAccess &BA = pick(Before, Need & (OrdSL | OrdSS) ? AccStore : AccLoad);
-    const BarrierAccess &AA = pick(After, Need & (OrdSL | OrdLL) ? AccLoad : AccStore);
+    const BarrierAccess &BA =
+        pick(Before, Need & (OrdSL | OrdSS) ? AccStore : AccLoad);
+    const BarrierAccess &AA =
+        pick(After, Need & (OrdSL | OrdLL) ? AccLoad : AccStore);
     std::string Msg;
     StringRef Use;
-    bool C11 = E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
+    bool C11 =
+        E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
     if (Need & OrdSL) {
-      Msg = Barrier + " does not order " + describe(T, BA) + " before it against " +
-            describe(T, AA) + " after it: only a full barrier orders a store "
+      Msg = Barrier + " does not order " + describe(T, BA) +
+            " before it against " + describe(T, AA) +
+            " after it: only a full barrier orders a store "
             "against a later load";
       Use = C11 ? "atomic_thread_fence(memory_order_seq_cst)" : "smp_mb";
     } else if (Need == OrdLL) {
-      Msg = Barrier + " does not order loads, and the accesses on both sides are "
-            "loads (" + describe(T, BA) + " before it, " + describe(T, AA) +
-            " after it)";
+      Msg = Barrier +
+            " does not order loads, and the accesses on both sides are "
+            "loads (" +
+            describe(T, BA) + " before it, " + describe(T, AA) + " after it)";
       Use = C11 ? "atomic_thread_fence(memory_order_acquire)" : "smp_rmb";
     } else if (Need == OrdSS) {
-      Msg = Barrier + " does not order stores, and the accesses on both sides are "
-            "stores (" + describe(T, BA) + " before it, " + describe(T, AA) +
-            " after it)";
+      Msg = Barrier +
+            " does not order stores, and the accesses on both sides are "
+            "stores (" +
+            describe(T, BA) + " before it, " + describe(T, AA) + " after it)";
       Use = C11 ? "atomic_thread_fence(memory_order_release)" : "smp_wmb";
     } else {
-      Msg = Barrier + " does not order " + describe(T, BA) + " before it against " +
-            describe(T, AA) + " after it";
+      Msg = Barrier + " does not order " + describe(T, BA) +
+            " before it against " + describe(T, AA) + " after it";
       Use = C11 ? (Need & OrdSS ? "atomic_thread_fence(memory_order_acq_rel)"
                                 : "atomic_thread_fence(memory_order_acquire)")
                 : "smp_mb";
@@ -159,8 +168,10 @@ private:
     bool Call = !Use.starts_with("atomic_thread_fence");
     Msg += "; use " + Use.str() + (Call ? "()" : "");
     Finding F = make(E.Loc, Msg);
-    F.Notes.push_back({BA.E->Loc, "the access before the barrier is " + describe(T, BA)});
-    F.Notes.push_back({AA.E->Loc, "the access after the barrier is " + describe(T, AA)});
+    F.Notes.push_back(
+        {BA.E->Loc, "the access before the barrier is " + describe(T, BA)});
+    F.Notes.push_back(
+        {AA.E->Loc, "the access after the barrier is " + describe(T, AA)});
     if (Call)
       if (auto Fix = renameBarrier(E, Use))
         F.FixIts.push_back(*Fix);

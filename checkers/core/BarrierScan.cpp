@@ -29,18 +29,32 @@ int bitOp(const Event &E, bool &Atomic) {
   Atomic = U <= 1; // __set_bit, ___set_bit: the non-atomic variants
   if (Base == "test_bit" || Base == "test_bit_acquire")
     return 1;
-  static const char *const RMWs[] = {
-      "set_bit",          "clear_bit",          "change_bit",
-      "test_and_set_bit", "test_and_clear_bit", "test_and_change_bit",
-      "test_and_set_bit_lock", "clear_bit_unlock",
-      "clear_bit_unlock_is_negative_byte", "xor_unlock_is_negative_byte"};
+  static const char *const RMWs[] = {"set_bit",
+                                     "clear_bit",
+                                     "change_bit",
+                                     "test_and_set_bit",
+                                     "test_and_clear_bit",
+                                     "test_and_change_bit",
+                                     "test_and_set_bit_lock",
+                                     "clear_bit_unlock",
+                                     "clear_bit_unlock_is_negative_byte",
+                                     "xor_unlock_is_negative_byte"};
   for (const char *R : RMWs)
     if (Base == R)
       return 2;
   return 0;
 }
 
-enum class StepKind { Skip, Access, AccessThenStop, Stop, Unknown, Lock, Unlock, End };
+enum class StepKind {
+  Skip,
+  Access,
+  AccessThenStop,
+  Stop,
+  Unknown,
+  Lock,
+  Unlock,
+  End
+};
 struct Step {
   StepKind K = StepKind::Skip;
   BarrierAccess A;
@@ -205,7 +219,8 @@ void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
     };
     if (Forward) {
       for (const CFGBlock *S : It.B->succs()) {
-        if (S && NoBackEdges && Rpo[S->getBlockID()] <= Rpo[It.B->getBlockID()]) {
+        if (S && NoBackEdges &&
+            Rpo[S->getBlockID()] <= Rpo[It.B->getBlockID()]) {
           Any = true;
           continue;
         }
@@ -213,7 +228,8 @@ void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
       }
     } else {
       for (const CFGBlock *P : It.B->preds()) {
-        if (P && NoBackEdges && Rpo[P->getBlockID()] >= Rpo[It.B->getBlockID()]) {
+        if (P && NoBackEdges &&
+            Rpo[P->getBlockID()] >= Rpo[It.B->getBlockID()]) {
           Any = true; // a loop back edge: not followed, not the entry either
           continue;
         }
@@ -239,7 +255,8 @@ const Expr *bitOpAddress(const Event &E) {
   if (!CE || CE->getNumArgs() < 2)
     return nullptr;
   const Expr *A = CE->getArg(1)->IgnoreParenCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf)
+  if (const auto *U = dyn_cast<UnaryOperator>(A);
+      U && U->getOpcode() == UO_AddrOf)
     A = U->getSubExpr()->IgnoreParenCasts();
   return A;
 }
@@ -293,7 +310,8 @@ std::string accessName(const FunctionTrace &T, const Event &E) {
         const Expr *B = ME->getBase()->IgnoreParenCasts();
         std::string Prefix;
         if (const auto *DR = dyn_cast<DeclRefExpr>(B))
-          Prefix = DR->getDecl()->getNameAsString() + (ME->isArrow() ? "->" : ".");
+          Prefix =
+              DR->getDecl()->getNameAsString() + (ME->isArrow() ? "->" : ".");
         return Prefix + ME->getMemberDecl()->getNameAsString();
       }
       if (const auto *DR = dyn_cast<DeclRefExpr>(A))
@@ -310,8 +328,9 @@ bool isJudgedBarrier(const Event &E) {
   return E.S && isa<CallExpr>(E.S); // C11 / GNU thread fences
 }
 
-BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward, bool NoBackEdges, bool ThroughUnlock) {
+BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
+                            unsigned Index, bool Forward, bool NoBackEdges,
+                            bool ThroughUnlock) {
   BarrierSide R;
   walk(
       T, Block, Index, Forward,
@@ -351,14 +370,16 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Ind
 
 std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
                                                     const Event &Barrier,
-                                                    unsigned Block, unsigned Index) {
+                                                    unsigned Block,
+                                                    unsigned Index) {
   if (!(Barrier.Bits & OrdSS) || Barrier.Bits == OrdFull)
     return std::nullopt;
   // Nothing after it in this function that the barrier could order before:
   // no store, no unknown call, no lock; an unlock does not end the walk (a
   // store after it would still be ordered by the barrier, not by the unlock).
-  BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true,
-                                      /*NoBackEdges=*/false, /*ThroughUnlock=*/true);
+  BarrierSide After =
+      scanBarrierSide(T, Block, Index, /*Forward=*/true,
+                      /*NoBackEdges=*/false, /*ThroughUnlock=*/true);
   if ((After.Kinds & AccStore) || After.unknown())
     return std::nullopt;
   BarrierSide Before = scanBarrierSide(T, Block, Index, /*Forward=*/false);
@@ -394,7 +415,8 @@ std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
 
 std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
                                                   const Event &Barrier,
-                                                  unsigned Block, unsigned Index) {
+                                                  unsigned Block,
+                                                  unsigned Index) {
   if (Barrier.Bits != OrdLL)
     return std::nullopt;
   // Loads of the previous loop iteration are not "before" in this sense.
@@ -428,7 +450,8 @@ std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
   walk(
       T, Block, Index, /*Forward=*/true,
       [&](const Step &S, bool Found) {
-        if (Result || (S.K != StepKind::Access && S.K != StepKind::AccessThenStop))
+        if (Result ||
+            (S.K != StepKind::Access && S.K != StepKind::AccessThenStop))
           return false;
         if (S.A.Bits != AccLoad)
           return false;

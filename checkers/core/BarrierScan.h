@@ -29,12 +29,12 @@ struct BarrierAccess {
 
 /// The accesses on one side of a barrier, up to the next barrier.
 struct BarrierSide {
-  unsigned Kinds = 0;            // union of AccessBits in the window
-  bool UnknownCall = false;      // an unknown call or asm in the window
-  bool UnknownLock = false;      // a lock or unlock in the window
-  bool EmptyToBoundary = false;  // a path met entry/exit with no access
-  bool ReachedBoundary = false;  // a path met entry/exit (the caller's side)
-  bool NearestUnknown = false;   // a path's nearest event is not an access
+  unsigned Kinds = 0;           // union of AccessBits in the window
+  bool UnknownCall = false;     // an unknown call or asm in the window
+  bool UnknownLock = false;     // a lock or unlock in the window
+  bool EmptyToBoundary = false; // a path met entry/exit with no access
+  bool ReachedBoundary = false; // a path met entry/exit (the caller's side)
+  bool NearestUnknown = false;  // a path's nearest event is not an access
   std::vector<BarrierAccess> Nearest; // nearest access on each path
   std::vector<BarrierAccess> All;     // every access in the window
 
@@ -55,8 +55,9 @@ bool isJudgedBarrier(const Event &E);
 /// Block. With NoBackEdges, the walk does not follow loop back edges
 /// (accesses of the previous or the next iteration); with ThroughUnlock, an
 /// unlock does not end it.
-BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block, unsigned Index,
-                            bool Forward, bool NoBackEdges = false,
+BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
+                            unsigned Index, bool Forward,
+                            bool NoBackEdges = false,
                             bool ThroughUnlock = false);
 
 /// What memory an access touches, to tell two accesses apart.
@@ -80,7 +81,8 @@ struct MisplacedWrite {
 };
 std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
                                                     const Event &Barrier,
-                                                    unsigned Block, unsigned Index);
+                                                    unsigned Block,
+                                                    unsigned Index);
 
 /// barrier-misplaced, read side: the read barrier comes after a load of X,
 /// then the code loads Y and re-reads X; the barrier orders neither pair the
@@ -92,7 +94,8 @@ struct MisplacedRead {
 };
 std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
                                                   const Event &Barrier,
-                                                  unsigned Block, unsigned Index);
+                                                  unsigned Block,
+                                                  unsigned Index);
 
 } // namespace seqlint
 
