@@ -1,0 +1,180 @@
+// barrier-misplaced, correct code: barriers between the accesses they order,
+// and shapes this function alone cannot judge.
+// RUN: %clang_plugin '-fplugin-arg-seqlint-checks=-*,barrier-misplaced' -fsyntax-only -Xclang -verify %s
+// expected-no-diagnostics
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+#include <linux/spinlock.h>
+#include <linux/seqlock.h>
+
+struct msg {
+	int a, b;
+	int ready;
+	unsigned long gen;
+	unsigned long state;
+	seqcount_t seq;
+	spinlock_t lock;
+};
+
+static inline int test_bit(long nr, const volatile unsigned long *addr)
+{
+	return 1UL & (*addr >> nr);
+}
+void notify(struct msg *m);
+
+/* The kernel idioms: wmb between data and flag, rmb between flag and data. */
+void send(struct msg *m, int a, int b)
+{
+	m->a = a;
+	m->b = b;
+	smp_wmb();
+	WRITE_ONCE(m->ready, 1);
+}
+
+int recv(struct msg *m)
+{
+	if (!READ_ONCE(m->ready))
+		return 0;
+	smp_rmb();
+	return m->a + m->b;
+}
+
+/* Fill helper: the caller publishes (plain stores only before the barrier). */
+void fill(struct msg *m, int a, int b)
+{
+	m->a = a;
+	m->b = b;
+	smp_wmb();
+}
+
+/* A flag store, then the barrier, then more stores it orders. */
+void two_step(struct msg *m, int a)
+{
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	WRITE_ONCE(m->gen, 2);
+}
+
+/* Only the flag store before the barrier: nothing to publish here. */
+void flag_only(struct msg *m)
+{
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+}
+
+/* A call after the barrier may store. */
+void then_notify(struct msg *m, int a)
+{
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	notify(m);
+}
+
+/* The flag read before the barrier is read again first after it: the
+ * barrier orders the flag against the data. */
+int recheck_first(struct msg *m)
+{
+	if (!test_bit(0, &m->state))
+		return 0;
+	smp_rmb();
+	if (test_bit(1, &m->state))
+		return m->a;
+	return m->b;
+}
+
+/* The barrier between the two loads of the pair (the btrfs fix). */
+int check_fixed(struct msg *m, unsigned long gen)
+{
+	if (!test_bit(0, &m->state))
+		return 0;
+	if (READ_ONCE(m->gen) == gen) {
+		smp_rmb();
+		if (test_bit(1, &m->state))
+			return 1;
+	}
+	return 0;
+}
+
+/* Fresh loads of other objects after the barrier. */
+int other_object(struct msg *m, struct msg *n)
+{
+	if (!READ_ONCE(m->ready))
+		return 0;
+	smp_rmb();
+	return n->a && READ_ONCE(m->ready);
+}
+
+/* A barrier at the start: the first load is in the caller. */
+int starts_with_rmb(struct msg *m)
+{
+	smp_rmb();
+	return m->a && READ_ONCE(m->ready);
+}
+
+/* Seqcount reader with barriers in a loop. */
+int seq_read(struct msg *m)
+{
+	unsigned int s;
+	int a;
+
+	do {
+		s = read_seqcount_begin(&m->seq);
+		a = m->a;
+	} while (read_seqcount_retry(&m->seq, s));
+	return a;
+}
+
+/* Seqcount writer, open-coded. */
+void seq_write(struct msg *m, int a)
+{
+	m->gen++;
+	smp_wmb();
+	m->a = a;
+	smp_wmb();
+	m->gen++;
+}
+
+/* fs/netfs/write_collect.c: a loop back to a label before the barrier; the
+ * loads of the previous round are not "before" the barrier in this sense. */
+struct req {
+	unsigned long long issued_to, collected_to;
+	int origin;
+};
+
+int collect(struct req *r)
+{
+	unsigned long long issued, collected;
+	int rounds = 0;
+
+again:
+	issued = READ_ONCE(r->issued_to);
+	smp_rmb();
+	collected = r->origin == 1 ? issued : 0;
+	if (READ_ONCE(r->collected_to) < collected && ++rounds < 3)
+		goto again;
+	return rounds;
+}
+
+/* A lock after the barrier: the critical section may store. */
+void then_lock(struct msg *m, int a)
+{
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	spin_lock(&m->lock);
+	m->b = 1;
+	spin_unlock(&m->lock);
+}
+
+/* An unlock, then a store the barrier orders after the flag. */
+void unlock_then_store(struct msg *m, int a)
+{
+	spin_lock(&m->lock);
+	m->a = a;
+	WRITE_ONCE(m->ready, 1);
+	smp_wmb();
+	spin_unlock(&m->lock);
+	WRITE_ONCE(m->gen, 1);
+}
