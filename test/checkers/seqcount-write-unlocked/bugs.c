@@ -1,11 +1,11 @@
 // seqcount-write-unlocked: write sections that two writers can run at once.
-// RUN: %clang_plugin -fplugin-arg-seqlint-checks=seqcount-write-unlocked -I%S/Inputs -fsyntax-only -Xclang -verify %s
+// RUN: %clang_plugin -fplugin-arg-seqlint-checks=seqcount-write-unlocked -fsyntax-only -Xclang -verify %s
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
-#include "entry-points.h"
+#include "Inputs/entry-points.h"
 
 /* 1. Two work handlers write the same plain seqcount_t with no lock. */
 struct stats {

@@ -1,13 +1,13 @@
 // seqcount-write-unlocked: writers that are serialized, or that the TU cannot
 // show to be concurrent -- all silent.
-// RUN: %clang_plugin -fplugin-arg-seqlint-checks=seqcount-write-unlocked -I%S/Inputs -fsyntax-only -Xclang -verify %s
+// RUN: %clang_plugin -fplugin-arg-seqlint-checks=seqcount-write-unlocked -fsyntax-only -Xclang -verify %s
 // expected-no-diagnostics
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
-#include "entry-points.h"
+#include "Inputs/entry-points.h"
 
 struct dev {
 	spinlock_t lock;
