@@ -209,3 +209,29 @@ void table_init(struct table *t)
 	INIT_WORK(&t->w, table_work); // expected-note 2 {{'table_work' runs as a work item}}
 	timer_setup(&t->t, table_timer, 0); // expected-note 2 {{'table_timer' runs as a timer callback}}
 }
+
+/* 7. Entry points registered by a static initializer (DECLARE_WORK) and by
+ * an hrtimer .function assignment, writing a global seqcount_t. */
+static seqcount_t load_seq;
+static u64 load_avg;
+
+static void load_work_fn(struct work_struct *w)
+{
+	write_seqcount_begin(&load_seq); // expected-warning {{write section of 'load_seq' can run concurrently from 'load_work_fn' and 'load_tick'}} expected-note {{the other write section}}
+	load_avg /= 2;
+	write_seqcount_end(&load_seq);
+}
+static DECLARE_WORK(load_work, load_work_fn); // expected-note 2 {{'load_work_fn' runs as a work item, registered here}}
+
+static enum hrtimer_restart load_tick(struct hrtimer *t)
+{
+	write_seqcount_begin(&load_seq); // expected-warning {{write section of 'load_seq' can run concurrently from 'load_tick' and 'load_work_fn'}} expected-note {{the other write section}}
+	load_avg++;
+	write_seqcount_end(&load_seq);
+	return HRTIMER_RESTART;
+}
+
+void load_init(struct hrtimer *t)
+{
+	t->function = load_tick; // expected-note 2 {{'load_tick' runs as an hrtimer callback, registered here}}
+}

@@ -277,6 +277,36 @@ static void poll_timer(struct timer_list *t)
 	}
 }
 
+/* 10. A writer called through an ops table (unknown caller and context)
+ * and from one work handler: only one context is known. */
+struct knob {
+	seqcount_t seq;
+	int level;
+	struct work_struct w;
+};
+struct knob_ops {
+	void (*set)(struct knob *k, int level);
+};
+
+static void knob_set(struct knob *k, int level)
+{
+	write_seqcount_begin(&k->seq);
+	k->level = level;
+	write_seqcount_end(&k->seq);
+}
+
+static void knob_work(struct work_struct *w)
+{
+	knob_set(container_of(w, struct knob, w), 0);
+}
+
+const struct knob_ops knob_ops = { .set = knob_set };
+
+void knob_init(struct knob *k)
+{
+	INIT_WORK(&k->w, knob_work);
+}
+
 int setup_all(struct ring *r, struct acct *a, struct gauge *g, struct stamp *s,
 	      struct sensor *sn, struct percpu_state *st, struct poll *p, int irq)
 {
