@@ -5,6 +5,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/Type.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>
@@ -172,7 +175,8 @@ const Expr *stripCond(const Expr *E, bool &Negated) {
 
 class LockDataflow {
 public:
-  LockDataflow(const FunctionTrace &T, LockSets &R) : T(T), R(R) {}
+  LockDataflow(const FunctionTrace &T, LockSets &R)
+      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()) {}
   void run();
 
 private:
@@ -182,6 +186,7 @@ private:
     bool Valid = false;
   };
   unsigned lockFor(const Event &E, StringRef Api);
+  void scopeOf(const Event &E, HeldLock &H);
   /// Applies the events of block B to S; records sets when Record.
   Pending transfer(const CFGBlock &B, LockSet &S, bool Record);
   static void add(LockSet &S, const HeldLock &H);
@@ -190,9 +195,36 @@ private:
 
   const FunctionTrace &T;
   LockSets &R;
+  const SourceManager &SM;
   DenseMap<int, unsigned> ByKey; // LocationKey -> lock index
   int Unnamed = -1;
 };
+
+/// The guard variable's scope: the block that declares it (guard()) or
+/// the for statement of scoped_guard(), as a file range.
+void LockDataflow::scopeOf(const Event &E, HeldLock &H) {
+  if (!E.S || !T.PM)
+    return;
+  const Stmt *Cur = E.S;
+  bool SawDecl = false;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    const Stmt *P = T.PM->getParent(Cur);
+    if (!P)
+      return;
+    if (isa<DeclStmt>(P))
+      SawDecl = true;
+    if (SawDecl && (isa<CompoundStmt>(P) || isa<ForStmt>(P))) {
+      SourceLocation B = SM.getExpansionLoc(P->getBeginLoc());
+      SourceLocation End = SM.getExpansionRange(P->getEndLoc()).getEnd();
+      if (B.isValid() && End.isValid() && SM.getFileID(B) == SM.getFileID(End)) {
+        H.ScopeBegin = B;
+        H.ScopeEnd = End;
+      }
+      return;
+    }
+    Cur = P;
+  }
+}
 
 unsigned LockDataflow::lockFor(const Event &E, StringRef Api) {
   if (E.Key < 0) {
@@ -267,7 +299,8 @@ unsigned LockDataflow::intern(const LockSet &S) {
       return false;
     for (unsigned I = 0; I != A.size(); ++I)
       if (A[I].Lock != B[I].Lock || A[I].Shared != B[I].Shared ||
-          A[I].Asserted != B[I].Asserted || A[I].Scoped != B[I].Scoped)
+          A[I].Asserted != B[I].Asserted || A[I].Scoped != B[I].Scoped ||
+          A[I].ScopeEnd != B[I].ScopeEnd)
         return false;
     return true;
   };
@@ -288,6 +321,15 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
         isa<ForStmt>(Term))
       Cond = dyn_cast_or_null<Expr>(B.getTerminatorCondition());
   for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+    // A guard is released when control leaves its scope.
+    if (E.Loc.isValid())
+      S.erase(std::remove_if(S.begin(), S.end(),
+                             [&](const HeldLock &H) {
+                               return H.Scoped && H.ScopeEnd.isValid() &&
+                                      (SM.isBeforeInTranslationUnit(E.Loc, H.ScopeBegin) ||
+                                       SM.isBeforeInTranslationUnit(H.ScopeEnd, E.Loc));
+                             }),
+              S.end());
     if (Record)
       R.EventSet[&E] = intern(S);
     if (isLockAcquire(E)) {
@@ -298,6 +340,8 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
       H.Asserted = Api.starts_with("lockdep_assert_held");
       H.Scoped = Api.starts_with("class_");
       H.Loc = E.Loc;
+      if (H.Scoped)
+        scopeOf(E, H);
       if (isTrylock(Api) && Cond && E.S) {
         bool Negated = false;
         const Expr *C = stripCond(Cond, Negated);

@@ -20,9 +20,10 @@
 // if/while/for/do (optionally negated, compared with 0, or in likely()) is
 // held on the success branch only; elsewhere it is counted as held.
 // guard()/scoped_guard() locks (the class_<lock>_constructor() call of
-// <linux/cleanup.h>) are held from the guard to the end of the function
-// (their release at the end of the scope is not modelled): `Scoped` marks
-// them, so a check that needs the exact extent can tell.
+// <linux/cleanup.h>) are held from the guard to the end of the enclosing
+// block or scoped_guard statement, by source range (the CFG built here has
+// no cleanup elements): `Scoped` marks them. Sets at block entries may still
+// list a guard whose scope was left; the sets before events are exact.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEQLINT_CORE_LOCKANALYSIS_H
@@ -68,8 +69,10 @@ struct HeldLock {
   unsigned Lock = 0;     // index into LockSets::Locks
   bool Shared = false;   // read_lock, down_read, rdlock: excludes writers only
   bool Asserted = false; // lockdep_assert_held*(): the caller holds it
-  bool Scoped = false;   // guard()/scoped_guard(): extent approximated
+  bool Scoped = false;   // guard()/scoped_guard(): released at scope end
   clang::SourceLocation Loc; // where it was taken or asserted
+  /// Scoped: the file range of the guard's scope (invalid: to the end).
+  clang::SourceLocation ScopeBegin, ScopeEnd;
 };
 using LockSet = llvm::SmallVector<HeldLock, 2>; // sorted by Lock
 

@@ -107,13 +107,25 @@ static inline void class_spinlock_destructor(class_spinlock_t *t)
 	class_spinlock_t __g __attribute__((cleanup(class_spinlock_destructor))) = \
 		class_spinlock_constructor(l)
 
-void guarded(struct obj *o)
+void guarded(struct obj *o, int c)
 {
-	guard_spinlock(&o->lock);
-	WRITE_ONCE(o->x, 1);
+	if (c) {
+		guard_spinlock(&o->lock);
+		WRITE_ONCE(o->x, 1);
+	}
+	WRITE_ONCE(o->x, 2);
+	for (;;) {
+		guard_spinlock(&o->lock);
+		if (READ_ONCE(o->x))
+			break;
+	}
+	WRITE_ONCE(o->x, 3);
 }
 // CHECK-LABEL: function guarded
 // CHECK: store api=WRITE_ONCE key=o->x order=once held=o->lock(scoped){{$}}
+// CHECK: store api=WRITE_ONCE key=o->x order=once{{$}}
+// CHECK: load api=READ_ONCE key=o->x order=once held=o->lock(scoped){{$}}
+// CHECK: store api=WRITE_ONCE key=o->x order=once{{$}}
 
 /* POSIX: pthread_mutex_trylock() returns 0 on success. */
 typedef struct { int v; } pthread_mutex_t;
