@@ -12,11 +12,13 @@ std::unique_ptr<Check> createSeqcountReadSideEffectCheck();
 std::unique_ptr<Check> createAccessPlainRereadCheck();
 std::unique_ptr<Check> createBarrierWrongKindCheck();
 std::unique_ptr<Check> createBarrierMisplacedCheck();
+std::unique_ptr<Check> createSeqcountWriteUnlockedCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
       {"seqcount-write-missing-barrier", true, createSeqcountWriteMissingBarrierCheck},
       {"seqcount-write-unbalanced", true, createSeqcountWriteUnbalancedCheck},
+      {"seqcount-write-unlocked", false, createSeqcountWriteUnlockedCheck},
       {"seqcount-read-missing-barrier", true, createSeqcountReadMissingBarrierCheck},
       {"seqcount-read-no-retry", true, createSeqcountReadNoRetryCheck},
       {"seqcount-read-odd-unchecked", true, createSeqcountReadOddUncheckedCheck},

@@ -5,6 +5,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "core/SectionAnalysis.h"
+#include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -118,6 +119,7 @@ const char *orderName(Order O) {
 
 void dumpTrace(const FunctionTrace &T, const SourceManager &SM, raw_ostream &OS) {
   OS << "function " << T.FD->getName() << "\n";
+  LockSets Locks = computeLocks(T);
   // Print blocks from the entry in ID order (descending IDs ~ source order).
   for (unsigned Id = T.Blocks.size(); Id-- > 0;) {
     for (const Event &E : T.Blocks[Id].Events) {
@@ -157,6 +159,8 @@ void dumpTrace(const FunctionTrace &T, const SourceManager &SM, raw_ostream &OS)
         OS << " callee=" << E.Callee->getName();
       if (E.SideEffect)
         OS << " side-effect";
+      if (const LockSet *Held = Locks.before(E); Held && !Held->empty())
+        OS << " held=" << Locks.describe(*Held);
       OS << "\n";
     }
   }

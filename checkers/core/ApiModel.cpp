@@ -101,7 +101,10 @@ ApiModel::ApiModel() {
                       "seqcount_mutex_init", "seqcount_rwlock_init",
                       "u64_stats_init", "seqcount_lockdep_reader_access",
                       "u64_stats_read", "u64_stats_set", "u64_stats_add",
-                      "u64_stats_inc", "scoped_seqlock_read"})
+                      "u64_stats_inc", "scoped_seqlock_read",
+                      // Static initializers naming a seqcount's lock.
+                      "SEQCNT_RAW_SPINLOCK_ZERO", "SEQCNT_SPINLOCK_ZERO",
+                      "SEQCNT_RWLOCK_ZERO", "SEQCNT_MUTEX_ZERO"})
     add(N, role(Role::Pure));
 
   // --- Linux: barriers and accessors ---------------------------------------

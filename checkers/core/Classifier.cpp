@@ -175,6 +175,25 @@ int lockLikeName(StringRef Name) {
   return 0;
 }
 
+/// class_spinlock_irqsave_constructor, class_mutex_constructor ...: the
+/// constructor of a lock guard class of <linux/cleanup.h>.
+bool isLockGuardConstructor(StringRef Name) {
+  if (!Name.consume_front("class_") || !Name.consume_back("_constructor"))
+    return false;
+  Name.consume_back("_try");
+  Name.consume_back("_nested");
+  static const char *Guards[] = {
+      "raw_spinlock", "raw_spinlock_irq", "raw_spinlock_bh",
+      "raw_spinlock_irqsave", "spinlock", "spinlock_irq", "spinlock_bh",
+      "spinlock_irqsave", "read_lock", "read_lock_irq", "read_lock_irqsave",
+      "write_lock", "write_lock_irq", "write_lock_irqsave", "mutex",
+      "mutex_intr", "rwsem_read", "rwsem_write"};
+  for (const char *G : Guards)
+    if (Name == G)
+      return true;
+  return false;
+}
+
 bool isSeqcountLikeName(StringRef Name) {
   static const Regex R("(^|_)(seq|seqcount|seqlock|sequence|seqno|seqnum|gen|"
                        "generation|version|vers|ver)($|_|[0-9])|^(seq|gen|ver)[a-z0-9]*$",
@@ -988,6 +1007,14 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     // raw_spin_lock_rcu_node, down_read_trylock, ...): by naming convention.
     if (int L = lockLikeName(Name)) {
       Ev.Kind = L > 0 ? EventKind::Lock : EventKind::Unlock;
+      Ev.Key = CE->getNumArgs() ? keyOf(CE->getArg(0), true) : -1;
+    }
+    // guard(spinlock)(&s->lock), scoped_guard(mutex, &m): <linux/cleanup.h>
+    // calls class_<guard>_constructor(lock); the release runs as a cleanup
+    // at the end of the scope, which the CFG here does not show.
+    if (isLockGuardConstructor(Name)) {
+      Ev.Kind = EventKind::Lock;
+      Ev.ApiName = Name;
       Ev.Key = CE->getNumArgs() ? keyOf(CE->getArg(0), true) : -1;
     }
     B.Events.push_back(Ev);

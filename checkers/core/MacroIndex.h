@@ -71,6 +71,13 @@ public:
   static bool isStrong(const ApiEntry &E);
   const ApiModel &model() const { return Model; }
 
+  /// Every recorded instance of the macro Name (unordered).
+  template <typename Fn> void forEachInstanceOf(llvm::StringRef Name, Fn F) const {
+    for (const auto &KV : Instances)
+      if (KV.second->Name == Name)
+        F(*KV.second);
+  }
+
 private:
   friend class MacroIndexCallbacks;
   const clang::SourceManager &SM;

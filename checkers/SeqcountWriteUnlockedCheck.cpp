@@ -1,0 +1,750 @@
+//===- SeqcountWriteUnlockedCheck.cpp -------------------------------------===//
+//
+// seqcount-write-unlocked: a seqcount has one writer at a time. Two writers
+// that increment the count at once leave it even while data is half written
+// (readers accept torn data), or odd forever (readers spin).
+//
+// - A counter that needs external writer exclusion (seqcount_t, the raw_ and
+//   latch forms, open-coded counters, QEMU/DPDK/CK/runtime counters; not
+//   seqlock_t, whose write_seqlock() takes its own lock, and not
+//   u64_stats_sync, which is per-CPU by design): its write sections are
+//   flagged when two concurrent entry points of the translation unit (work
+//   items, timers, interrupt handlers, threads ... registered here) reach
+//   them with no lock common to both paths.
+// - A seqcount_LOCKNAME_t (seqcount_spinlock_t ...): a write section reached
+//   from an entry point of the TU without the associated lock (given to
+//   seqcount_LOCKNAME_init() or SEQCNT_LOCKNAME_ZERO()), or, when the
+//   association is not in the TU, without any lock of that type.
+//
+// Precision: paths come from the TU's call graph among functions with
+// bodies, with the must-held lock set at each call (core/LockAnalysis); a
+// write whose callers are unknown (an exported function, a function only
+// called through a pointer) belongs to no known context and is not flagged.
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+#include "core/LockAnalysis.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include <optional>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+namespace {
+
+/// A held lock, as seen from another function.
+struct GLock {
+  const ValueDecl *Decl = nullptr; // null: a lock the model cannot name
+  std::string Name;
+  LockKind Kind = LockKind::Unknown;
+  bool Shared = false;
+};
+using GSet = SmallVector<GLock, 2>;
+
+GSet toGlobal(const LockSets &LS, const LockSet &S) {
+  GSet Out;
+  for (const HeldLock &H : S) {
+    const LockDesc &D = LS.desc(H);
+    Out.push_back({D.Decl, D.Name, D.Kind, H.Shared});
+  }
+  return Out;
+}
+
+bool sameG(const GLock &A, const GLock &B) {
+  return A.Decl ? A.Decl == B.Decl : (!B.Decl && A.Name == B.Name);
+}
+
+void unite(GSet &Into, const GSet &From) {
+  for (const GLock &L : From) {
+    auto It = llvm::find_if(Into, [&](const GLock &X) { return sameG(X, L); });
+    if (It == Into.end())
+      Into.push_back(L);
+    else
+      It->Shared = It->Shared && L.Shared;
+  }
+}
+
+/// Into = Into intersected with From; true if Into changed.
+bool meet(GSet &Into, const GSet &From) {
+  GSet Out;
+  for (const GLock &L : Into) {
+    auto It = llvm::find_if(From, [&](const GLock &X) { return sameG(X, L); });
+    if (It == From.end())
+      continue;
+    GLock M = L;
+    M.Shared = L.Shared || It->Shared;
+    Out.push_back(M);
+  }
+  bool Changed = Out.size() != Into.size();
+  for (unsigned I = 0; !Changed && I != Out.size(); ++I)
+    Changed = Out[I].Shared != Into[I].Shared;
+  Into = std::move(Out);
+  return Changed;
+}
+
+std::string leafOf(StringRef Text) {
+  Text = Text.trim();
+  while (Text.consume_front("&") || Text.consume_front("("))
+    Text = Text.trim();
+  while (Text.consume_back(")"))
+    Text = Text.trim();
+  size_t Arrow = Text.rfind("->"), Dot = Text.rfind('.');
+  size_t Cut = StringRef::npos;
+  if (Arrow != StringRef::npos)
+    Cut = Arrow + 2;
+  if (Dot != StringRef::npos && (Cut == StringRef::npos || Dot + 1 > Cut))
+    Cut = Dot + 1;
+  if (Cut != StringRef::npos)
+    Text = Text.drop_front(Cut);
+  return Text.trim().str();
+}
+
+/// What exclusion a counter's writers need.
+enum class CounterClass {
+  External, // seqcount_t, latch, open-coded, other families: TU-wide check
+  Assoc,    // seqcount_LOCKNAME_t: its own lock
+  None,     // seqlock_t, u64_stats_sync: nothing to check
+};
+
+struct WriteSite {
+  const FunctionDecl *FD = nullptr;
+  SourceLocation Loc;
+  std::string Counter;           // `s->seq`
+  std::string CounterLeaf;       // `seq`
+  const ValueDecl *Decl = nullptr;
+  CounterClass Class = CounterClass::External;
+  LockKind Needs = LockKind::Unknown; // Assoc: the lock type
+  std::string TypeName;          // seqcount_spinlock_t
+  bool GlobalCounter = false;    // one object program-wide
+  GSet Held;                     // held at the write in its function
+};
+
+struct CallSite {
+  const FunctionDecl *Callee = nullptr;
+  GSet Held;
+};
+
+enum class EntryKind { Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork };
+
+const char *entryKindName(EntryKind K) {
+  switch (K) {
+  case EntryKind::Work: return "a work item";
+  case EntryKind::Timer: return "a timer callback";
+  case EntryKind::HRTimer: return "an hrtimer callback";
+  case EntryKind::Irq: return "an interrupt handler";
+  case EntryKind::IrqThread: return "a threaded interrupt handler";
+  case EntryKind::KThread: return "a kernel thread";
+  case EntryKind::Thread: return "a thread";
+  case EntryKind::Tasklet: return "a tasklet";
+  case EntryKind::IrqWork: return "an irq_work callback";
+  }
+  return "an entry point";
+}
+
+struct Entry {
+  const FunctionDecl *FD = nullptr;
+  EntryKind Kind = EntryKind::Work;
+  SourceLocation Loc; // first registration
+  unsigned Registrations = 0;
+  bool InLoop = false;
+  bool PerCpu = false;
+  SmallVector<unsigned, 2> Groups; // registrations (threaded irq pairs share)
+  /// Several instances of this entry can run at once (a thread function
+  /// started twice or in a loop, a per-CPU interrupt).
+  bool selfConcurrent() const {
+    if (PerCpu)
+      return true;
+    return (Kind == EntryKind::Thread || Kind == EntryKind::KThread) &&
+           (Registrations > 1 || InLoop);
+  }
+};
+
+const FunctionDecl *functionRef(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+      return FD->getDefinition() ? FD->getDefinition() : nullptr;
+  return nullptr;
+}
+
+std::optional<EntryKind> memberEntryKind(const FieldDecl *F) {
+  if (!F || !F->getIdentifier())
+    return std::nullopt;
+  const RecordDecl *R = F->getParent();
+  StringRef RN = R && R->getIdentifier() ? R->getName() : StringRef();
+  StringRef FN = F->getName();
+  if (RN == "work_struct" && FN == "func")
+    return EntryKind::Work;
+  if (RN == "kthread_work" && FN == "func")
+    return EntryKind::Work;
+  if (RN == "timer_list" && FN == "function")
+    return EntryKind::Timer;
+  if (RN == "hrtimer" && FN == "function")
+    return EntryKind::HRTimer;
+  if (RN == "tasklet_struct" && (FN == "func" || FN == "callback"))
+    return EntryKind::Tasklet;
+  if (RN == "irq_work" && FN == "func")
+    return EntryKind::IrqWork;
+  return std::nullopt;
+}
+
+/// Call edges and entry-point registrations of the main file's functions.
+class GraphBuilder : public RecursiveASTVisitor<GraphBuilder> {
+public:
+  GraphBuilder(MapVector<const FunctionDecl *, Entry> &Entries,
+               DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> &Edges)
+      : Entries(Entries), Edges(Edges) {}
+
+  const FunctionDecl *Cur = nullptr;
+  unsigned LoopDepth = 0;
+  unsigned NextGroup = 1;
+
+  bool TraverseForStmt(ForStmt *S) { return loop([&] { return Base::TraverseForStmt(S); }); }
+  bool TraverseWhileStmt(WhileStmt *S) {
+    return loop([&] { return Base::TraverseWhileStmt(S); });
+  }
+  bool TraverseDoStmt(DoStmt *S) {
+    // do { } while (0) from macros is not a loop.
+    if (const auto *IL = dyn_cast<IntegerLiteral>(S->getCond()->IgnoreParenImpCasts()))
+      if (IL->getValue() == 0)
+        return Base::TraverseDoStmt(S);
+    return loop([&] { return Base::TraverseDoStmt(S); });
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = calleeOf(CE);
+    if (!Callee)
+      return true;
+    if (Cur)
+      if (const FunctionDecl *Def = Callee->getDefinition())
+        Edges[Cur].push_back(Def);
+    StringRef N = Callee->getIdentifier() ? Callee->getName() : StringRef();
+    if (N.empty())
+      return true;
+    std::optional<EntryKind> K;
+    bool PerCpu = false;
+    if (N == "request_threaded_irq" || N == "devm_request_threaded_irq") {
+      unsigned G = NextGroup++;
+      if (CE->getNumArgs() > 2) {
+        reg(functionRef(CE->getArg(1)), EntryKind::Irq, CE, G, false);
+        reg(functionRef(CE->getArg(2)), EntryKind::IrqThread, CE, G, false);
+      }
+      return true;
+    }
+    if (N == "init_timer_key" || N == "timer_setup" || N == "timer_setup_on_stack" ||
+        N == "__init_timer" || N == "init_timer_on_stack_key")
+      K = EntryKind::Timer;
+    else if (N == "hrtimer_setup" || N == "hrtimer_setup_on_stack")
+      K = EntryKind::HRTimer;
+    else if (N == "request_irq" || N == "devm_request_irq" ||
+             N == "request_any_context_irq" || N == "devm_request_any_context_irq" ||
+             N == "request_nmi")
+      K = EntryKind::Irq;
+    else if (N == "request_percpu_irq" || N == "__request_percpu_irq" ||
+             N == "request_percpu_nmi") {
+      K = EntryKind::Irq;
+      PerCpu = true;
+    } else if (N == "kthread_create_on_node" || N == "kthread_create_on_cpu" ||
+               N == "kthread_create" || N == "kthread_run" || N == "kthread_run_on_cpu")
+      K = EntryKind::KThread;
+    else if (N == "pthread_create" || N == "thrd_create")
+      K = EntryKind::Thread;
+    else if (N == "tasklet_init" || N == "tasklet_setup")
+      K = EntryKind::Tasklet;
+    else if (N == "init_irq_work")
+      K = EntryKind::IrqWork;
+    if (!K)
+      return true;
+    unsigned G = NextGroup++;
+    for (const Expr *A : CE->arguments())
+      reg(functionRef(A), *K, CE, G, PerCpu);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    const FunctionDecl *F = functionRef(BO->getRHS());
+    if (!F)
+      return true;
+    if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (auto K = memberEntryKind(dyn_cast<FieldDecl>(ME->getMemberDecl())))
+        reg(F, *K, BO, NextGroup++, false);
+    return true;
+  }
+
+  bool VisitInitListExpr(InitListExpr *ILE) {
+    const InitListExpr *S = ILE->isSemanticForm() ? ILE : ILE->getSemanticForm();
+    if (!S || !SeenInit.insert(S).second)
+      return true;
+    const auto *RT = S->getType()->getAs<RecordType>();
+    if (!RT || RT->getDecl()->isUnion())
+      return true;
+    unsigned I = 0;
+    for (const FieldDecl *F : RT->getDecl()->fields()) {
+      if (I >= S->getNumInits())
+        break;
+      const Expr *Init = S->getInit(I++);
+      if (const FunctionDecl *Fn = functionRef(Init))
+        if (auto K = memberEntryKind(F))
+          reg(Fn, *K, Init, NextGroup++, false);
+    }
+    return true;
+  }
+
+private:
+  using Base = RecursiveASTVisitor<GraphBuilder>;
+  template <typename Fn> bool loop(Fn F) {
+    ++LoopDepth;
+    bool R = F();
+    --LoopDepth;
+    return R;
+  }
+  void reg(const FunctionDecl *F, EntryKind K, const Stmt *At, unsigned Group, bool PerCpu) {
+    if (!F)
+      return;
+    Entry &E = Entries[F];
+    if (!E.FD) {
+      E.FD = F;
+      E.Kind = K;
+      E.Loc = At->getBeginLoc();
+    }
+    ++E.Registrations;
+    E.InLoop |= LoopDepth > 0;
+    E.PerCpu |= PerCpu;
+    E.Groups.push_back(Group);
+  }
+
+  MapVector<const FunctionDecl *, Entry> &Entries;
+  DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> &Edges;
+  DenseSet<const InitListExpr *> SeenInit;
+};
+
+/// The counter's type decides what exclusion its writers need.
+void classifyCounter(const LocationKey &K, WriteSite &W) {
+  QualType Ty;
+  if (K.Field)
+    Ty = K.Field->getType();
+  else if (K.Base) {
+    Ty = K.Base->getType();
+    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
+      Ty = Ty->getPointeeType();
+  }
+  for (unsigned Depth = 0; Depth < 8 && !Ty.isNull(); ++Depth) {
+    StringRef N;
+    const auto *TT = Ty->getAs<TypedefType>();
+    if (TT)
+      N = TT->getDecl()->getName();
+    else if (const auto *RT = Ty->getAs<RecordType>())
+      N = RT->getDecl()->getName();
+    N.consume_back("_t");
+    if (N == "seqlock" || N == "u64_stats_sync") {
+      W.Class = CounterClass::None;
+      return;
+    }
+    if (N.consume_front("seqcount_")) {
+      LockKind LK = N == "raw_spinlock" ? LockKind::RawSpin
+                    : N == "spinlock"   ? LockKind::Spin
+                    : N == "rwlock"     ? LockKind::RwLock
+                    : N == "mutex"      ? LockKind::Mutex
+                                        : LockKind::Unknown;
+      if (LK != LockKind::Unknown) {
+        W.Class = CounterClass::Assoc;
+        W.Needs = LK;
+        W.TypeName = ("seqcount_" + N + "_t").str();
+        return;
+      }
+    }
+    if (!TT)
+      break;
+    Ty = TT->getDecl()->getUnderlyingType();
+  }
+  W.Class = CounterClass::External;
+}
+
+bool selfLockingApi(StringRef N) {
+  return N.starts_with("write_seqlock") || N.starts_with("u64_stats") ||
+         N == "rte_seqlock_write_lock" || N == "seqlint_seqlock_write_lock" ||
+         N == "seqlock_write_lock";
+}
+
+class SeqcountWriteUnlockedCheck : public Check {
+public:
+  SeqcountWriteUnlockedCheck() : Check("seqcount-write-unlocked") {}
+
+  void functionDone(const FunctionTrace &T, Classifier &C) override {
+    LockSets LS;
+    bool Computed = false;
+    auto Locks = [&]() -> const LockSets & {
+      if (!Computed) {
+        LS = computeLocks(T);
+        Computed = true;
+      }
+      return LS;
+    };
+    // The first write of each counter in source order (blocks are stored
+    // in reverse order of their IDs).
+    const SourceManager &SM = Check::Ctx->Ctx->getSourceManager();
+    MapVector<int, const Event *> FirstWrite;
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        bool Write = false;
+        if (E.Kind == EventKind::WriteBegin && !selfLockingApi(E.ApiName))
+          Write = true;
+        // write_seqcount_invalidate, raw_write_seqcount_latch: one-shot steps.
+        if (E.Kind == EventKind::Barrier && E.Counter && E.Api)
+          Write = true;
+        if (E.Kind == EventKind::CounterInc && E.Increment)
+          Write = true;
+        if (!Write || E.Key < 0)
+          continue;
+        auto [It, New] = FirstWrite.insert({E.Key, &E});
+        if (!New && SM.isBeforeInTranslationUnit(E.Loc, It->second->Loc))
+          It->second = &E;
+      }
+    for (auto [Key, EP] : FirstWrite) {
+        const Event &E = *EP;
+        const LocationKey &K = T.key(E.Key);
+        WriteSite W;
+        W.FD = T.FD;
+        W.Loc = E.Loc;
+        W.Counter = K.displayName();
+        W.CounterLeaf = K.leafName();
+        W.Decl = K.Field ? K.Field : K.Base;
+        W.GlobalCounter = !K.ViaPointer && K.Storage == LocationKey::Global;
+        classifyCounter(K, W);
+        if (W.Class == CounterClass::None || !W.Decl)
+          continue;
+        const LockSet *Held = Locks().before(E);
+        if (!Held)
+          continue; // unreachable
+        W.Held = toGlobal(LS, *Held);
+        Sites.push_back(std::move(W));
+    }
+    // Calls to functions defined in the TU, with the locks held there: kept
+    // for every analysed function, the TU end needs them only if some
+    // writer is found.
+    auto &Calls = CallSites[T.FD];
+    Analysed.insert(T.FD);
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events)
+        if (E.Kind == EventKind::Call && E.Callee && E.Callee->getDefinition()) {
+          const LockSet *Held = Locks().before(E);
+          if (!Held)
+            continue;
+          Calls.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held)});
+        }
+  }
+
+  void translationUnitDone(Classifier &C) override {
+    if (Sites.empty())
+      return;
+    ASTContext &Ctx = C.context();
+    const SourceManager &SM = Ctx.getSourceManager();
+    collectAssociations(Ctx);
+
+    // 1. Call edges and entry points of the main file (writers in headers
+    //    are reached from it; header code registers nothing of ours).
+    MapVector<const FunctionDecl *, Entry> Entries;
+    DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> Edges;
+    GraphBuilder GB(Entries, Edges);
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+        continue;
+      if (auto *FD = dyn_cast<FunctionDecl>(D)) {
+        if (!FD->doesThisDeclarationHaveABody())
+          continue;
+        GB.Cur = FD;
+        GB.TraverseStmt(FD->getBody());
+        GB.Cur = nullptr;
+      } else if (auto *VD = dyn_cast<VarDecl>(D)) {
+        if (VD->getInit())
+          GB.TraverseStmt(VD->getInit());
+      }
+    }
+    if (Entries.empty())
+      return;
+
+    // 2. Functions on a path from an entry to a writer.
+    DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> Callers;
+    for (auto &[F, Cs] : Edges)
+      for (const FunctionDecl *G : Cs)
+        Callers[G].push_back(F);
+    DenseSet<const FunctionDecl *> ToWriter;
+    SmallVector<const FunctionDecl *, 16> Work;
+    for (const WriteSite &W : Sites)
+      if (ToWriter.insert(W.FD).second)
+        Work.push_back(W.FD);
+    while (!Work.empty()) {
+      const FunctionDecl *F = Work.pop_back_val();
+      for (const FunctionDecl *P : Callers.lookup(F))
+        if (ToWriter.insert(P).second)
+          Work.push_back(P);
+    }
+
+    // 3. Per entry, the locks held on entry to every function it reaches
+    //    (intersection over the call sites: must-hold).
+    DenseMap<const FunctionDecl *, DenseMap<const FunctionDecl *, GSet>> HeldIn; // entry -> fn -> set
+    for (auto &[EF, E] : Entries) {
+      if (!ToWriter.count(EF))
+        continue;
+      auto &H = HeldIn[EF];
+      H[EF] = GSet();
+      SmallVector<const FunctionDecl *, 16> WL{EF};
+      unsigned Budget = 10000;
+      while (!WL.empty() && Budget--) {
+        const FunctionDecl *F = WL.pop_back_val();
+        GSet Here = H[F];
+        for (const CallSite &CS : callSitesOf(C, F, ToWriter)) {
+          if (!ToWriter.count(CS.Callee))
+            continue;
+          GSet Cand = Here;
+          unite(Cand, CS.Held);
+          auto It = H.find(CS.Callee);
+          if (It == H.end()) {
+            H[CS.Callee] = Cand;
+            WL.push_back(CS.Callee);
+          } else if (meet(It->second, Cand)) {
+            WL.push_back(CS.Callee);
+          }
+        }
+      }
+    }
+
+    // 4. The write sites, per context.
+    struct Ctx1 {
+      const Entry *E;
+      const WriteSite *W;
+      GSet L;
+    };
+    MapVector<const ValueDecl *, SmallVector<Ctx1, 4>> ByCounter;
+    for (const WriteSite &W : Sites)
+      for (auto &[EF, E] : Entries) {
+        auto HI = HeldIn.find(EF);
+        if (HI == HeldIn.end())
+          continue;
+        auto It = HI->second.find(W.FD);
+        if (It == HI->second.end())
+          continue;
+        GSet L = It->second;
+        unite(L, W.Held);
+        ByCounter[W.Decl].push_back({&E, &W, std::move(L)});
+      }
+    DenseSet<const WriteSite *> Reported;
+    for (auto &[Counter, Cs] : ByCounter) {
+      for (const Ctx1 &A : Cs) {
+        if (Reported.count(A.W))
+          continue;
+        if (A.W->Class == CounterClass::Assoc) {
+          if (checkAssoc(A.E, A.W, A.L, SM))
+            Reported.insert(A.W);
+          continue;
+        }
+        for (const Ctx1 &B : Cs) {
+          if (!concurrent(*A.E, *B.E, *A.W))
+            continue;
+          if (commonLock(A.L, B.L))
+            continue;
+          reportPair(*A.E, *A.W, A.L, *B.E, *B.W, B.L);
+          Reported.insert(A.W);
+          break;
+        }
+      }
+    }
+  }
+
+private:
+  /// Call sites of F (to functions on a path to a writer), from the
+  /// driver's pass or, for a function it skipped, from a trace built here.
+  const std::vector<CallSite> &callSitesOf(Classifier &C, const FunctionDecl *F,
+                                           const DenseSet<const FunctionDecl *> &Rel) {
+    if (Analysed.count(F))
+      return CallSites[F];
+    Analysed.insert(F);
+    auto &Out = CallSites[F];
+    std::unique_ptr<FunctionTrace> T = C.classify(F);
+    if (!T)
+      return Out;
+    LockSets LS = computeLocks(*T);
+    for (const BlockEvents &BE : T->Blocks)
+      for (const Event &E : BE.Events)
+        if (E.Kind == EventKind::Call && E.Callee && E.Callee->getDefinition() &&
+            Rel.count(E.Callee->getDefinition()))
+          if (const LockSet *Held = LS.before(E))
+            Out.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held)});
+    return Out;
+  }
+
+  static bool sharesGroup(const Entry &A, const Entry &B) {
+    for (unsigned G : A.Groups)
+      if (llvm::is_contained(B.Groups, G))
+        return true;
+    return false;
+  }
+
+  static bool concurrent(const Entry &A, const Entry &B, const WriteSite &W) {
+    if (A.FD == B.FD)
+      return A.selfConcurrent() && W.GlobalCounter;
+    return !sharesGroup(A, B);
+  }
+
+  static bool commonLock(const GSet &A, const GSet &B) {
+    for (const GLock &X : A) {
+      if (!X.Decl)
+        return true; // a lock we cannot name: assume it is the one
+      for (const GLock &Y : B)
+        if (sameG(X, Y) && !(X.Shared && Y.Shared))
+          return true;
+    }
+    for (const GLock &Y : B)
+      if (!Y.Decl)
+        return true;
+    return false;
+  }
+
+  struct Assoc {
+    std::string Lock; // leaf name of the lock
+    std::string Text; // the lock argument without '&'
+    bool Member = false; // `&x->lock`, `&x.lock`: a member of some object
+    SourceLocation Loc;
+    bool Ambiguous = false;
+  };
+
+  void collectAssociations(ASTContext &Ctx) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto Text = [&](std::pair<SourceLocation, SourceLocation> R) -> std::string {
+      if (R.first.isInvalid())
+        return std::string();
+      SourceLocation B = SM.getSpellingLoc(R.first), E = SM.getSpellingLoc(R.second);
+      if (SM.getFileID(B) != SM.getFileID(E))
+        return std::string();
+      return Lexer::getSourceText(CharSourceRange::getTokenRange(B, E), SM,
+                                  Ctx.getLangOpts())
+          .str();
+    };
+    for (StringRef N : {"seqcount_raw_spinlock_init", "seqcount_spinlock_init",
+                        "seqcount_rwlock_init", "seqcount_mutex_init",
+                        "SEQCNT_RAW_SPINLOCK_ZERO", "SEQCNT_SPINLOCK_ZERO",
+                        "SEQCNT_RWLOCK_ZERO", "SEQCNT_MUTEX_ZERO"})
+      Check::Ctx->Macros->forEachInstanceOf(N, [&](const MacroInstance &I) {
+        if (I.Args.size() < 2)
+          return;
+        std::string C = leafOf(Text(I.Args[0])), L = leafOf(Text(I.Args[1]));
+        if (C.empty() || L.empty())
+          return;
+        std::string Full = Text(I.Args[1]);
+        StringRef FT = StringRef(Full).trim();
+        while (FT.consume_front("&") || FT.consume_front("("))
+          FT = FT.trim();
+        while (FT.consume_back(")"))
+          FT = FT.trim();
+        bool Member = FT.contains("->") || FT.contains('.');
+        auto [It, New] = Assocs.try_emplace(C, Assoc{L, FT.str(), Member, I.Loc, false});
+        if (!New && It->second.Lock != L)
+          It->second.Ambiguous = true;
+      });
+  }
+
+  /// seqcount_LOCKNAME_t: the write must hold the associated lock.
+  bool checkAssoc(const Entry *E, const WriteSite *W, const GSet &L,
+                  const SourceManager &SM) {
+    auto AI = Assocs.find(W->CounterLeaf);
+    const Assoc *A = AI != Assocs.end() && !AI->second.Ambiguous ? &AI->second : nullptr;
+    const GLock *Other = nullptr;
+    for (const GLock &H : L) {
+      if (!H.Decl)
+        return false; // cannot tell: silent
+      bool KindOk = H.Kind == W->Needs || H.Kind == LockKind::Unknown;
+      if (W->Needs == LockKind::RwLock && H.Shared)
+        KindOk = false;
+      if (A) {
+        if (leafOf(H.Name) == A->Lock)
+          return false;
+      } else if (KindOk) {
+        return false;
+      }
+      if (H.Kind == W->Needs && !Other)
+        Other = &H;
+    }
+    std::string Want = std::string("a ") + lockKindName(W->Needs);
+    if (A) {
+      // Spell the lock as the writer would: `c->seq` with `lock` -> `c->lock`
+      // when the association names a member (`&c->lock`), else as given.
+      std::string Lock = A->Text;
+      StringRef C = W->Counter;
+      if (A->Member && C.ends_with(W->CounterLeaf) && C.size() > W->CounterLeaf.size())
+        Lock = C.drop_back(W->CounterLeaf.size()).str() + A->Lock;
+      Want = "'" + Lock + "'";
+    }
+    std::string Msg = "write section of '" + W->Counter + "' (" + W->TypeName +
+                      ") runs from '" + E->FD->getName().str() + "' without " +
+                      (A ? "its associated lock " : "") + Want + " held";
+    if (Other)
+      Msg += " (holds '" + Other->Name + "' instead)";
+    Msg += "; concurrent writers corrupt the count: take " + Want + " around it";
+    Finding F = make(W->Loc, Msg);
+    F.Notes.push_back({E->Loc, "'" + E->FD->getName().str() + "' runs as " +
+                                   entryKindName(E->Kind) + ", registered here"});
+    if (A)
+      F.Notes.push_back({A->Loc, "'" + W->CounterLeaf + "' is associated with '" +
+                                     A->Text + "' here"});
+    emit(F);
+    return true;
+  }
+
+  void reportPair(const Entry &EA, const WriteSite &WA, const GSet &LA, const Entry &EB,
+                  const WriteSite &WB, const GSet &LB) {
+    std::string NA = EA.FD->getName().str(), NB = EB.FD->getName().str();
+    std::string Suggest;
+    for (const GSet *S : {&LA, &LB})
+      for (const GLock &G : *S)
+        if (Suggest.empty() && G.Decl)
+          Suggest = "'" + G.Name + "'";
+    std::string Msg =
+        "write section of '" + WA.Counter + "' can run concurrently from '" + NA +
+        "' and '" + NB + "'" + (EA.FD == EB.FD ? " (two instances)" : "") +
+        " with no common lock: concurrent writers corrupt the count and readers "
+        "accept torn data; ";
+    Msg += Suggest.empty() ? "serialize the writers with a lock (or use a seqlock_t)"
+                           : "take " + Suggest + " around it in every writer";
+    Finding F = make(WA.Loc, Msg);
+    F.Notes.push_back({EA.Loc, "'" + NA + "' runs as " + entryKindName(EA.Kind) +
+                                   ", registered here"});
+    if (EA.FD != EB.FD)
+      F.Notes.push_back({EB.Loc, "'" + NB + "' runs as " + entryKindName(EB.Kind) +
+                                     ", registered here"});
+    if (&WA != &WB)
+      F.Notes.push_back({WB.Loc, "the other write section of '" + WB.Counter +
+                                     "' is here"});
+    emit(F);
+  }
+
+  std::vector<WriteSite> Sites;
+  DenseMap<const FunctionDecl *, std::vector<CallSite>> CallSites;
+  DenseSet<const FunctionDecl *> Analysed;
+  StringMap<Assoc> Assocs;
+};
+
+} // namespace
+
+std::unique_ptr<Check> createSeqcountWriteUnlockedCheck() {
+  return std::make_unique<SeqcountWriteUnlockedCheck>();
+}
+
+} // namespace seqlint

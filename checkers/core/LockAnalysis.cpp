@@ -1,0 +1,475 @@
+//===- LockAnalysis.cpp ---------------------------------------------------===//
+#include "core/LockAnalysis.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/Type.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/StringRef.h"
+#include <algorithm>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+const char *lockKindName(LockKind K) {
+  switch (K) {
+  case LockKind::Unknown: return "lock";
+  case LockKind::Spin: return "spinlock_t";
+  case LockKind::RawSpin: return "raw_spinlock_t";
+  case LockKind::Mutex: return "mutex";
+  case LockKind::RwLock: return "rwlock_t";
+  case LockKind::RwSem: return "rw_semaphore";
+  case LockKind::Seqlock: return "seqlock_t";
+  case LockKind::Pthread: return "pthread lock";
+  case LockKind::Other: return "lock";
+  }
+  return "lock";
+}
+
+LockKind lockKindOfType(QualType Ty) {
+  if (Ty.isNull())
+    return LockKind::Unknown;
+  // Walk the typedef chain (spinlock_t -> struct spinlock): any name counts.
+  for (unsigned Depth = 0; Depth < 8 && !Ty.isNull(); ++Depth) {
+    StringRef Name;
+    if (const auto *TT = Ty->getAs<TypedefType>())
+      Name = TT->getDecl()->getName();
+    else if (const auto *RT = Ty->getAs<RecordType>())
+      Name = RT->getDecl()->getName();
+    if (Name == "spinlock_t" || Name == "spinlock")
+      return LockKind::Spin;
+    if (Name == "raw_spinlock_t" || Name == "raw_spinlock")
+      return LockKind::RawSpin;
+    if (Name == "mutex")
+      return LockKind::Mutex;
+    if (Name == "rwlock_t")
+      return LockKind::RwLock;
+    if (Name == "rw_semaphore")
+      return LockKind::RwSem;
+    if (Name == "seqlock_t")
+      return LockKind::Seqlock;
+    if (Name.starts_with("pthread_") &&
+        (Name.contains("mutex") || Name.contains("rwlock") || Name.contains("spin")))
+      return LockKind::Pthread;
+    const auto *TT = Ty->getAs<TypedefType>();
+    if (!TT)
+      break;
+    Ty = TT->getDecl()->getUnderlyingType();
+  }
+  return LockKind::Unknown;
+}
+
+namespace {
+
+/// The name of the API or callee that takes/releases the lock.
+StringRef lockApiName(const Event &E) {
+  if (!E.ApiName.empty())
+    return E.ApiName;
+  if (E.Callee && E.Callee->getIdentifier())
+    return E.Callee->getName();
+  return StringRef();
+}
+
+LockKind lockKindOfName(StringRef N) {
+  if (N.consume_front("class_"))
+    N.consume_back("_constructor");
+  if (N.starts_with("raw_spin"))
+    return LockKind::RawSpin;
+  if (N.starts_with("spin"))
+    return LockKind::Spin;
+  if (N.starts_with("mutex"))
+    return LockKind::Mutex;
+  if (N.starts_with("read_lock") || N.starts_with("write_lock") ||
+      N.starts_with("read_unlock") || N.starts_with("write_unlock") ||
+      N.starts_with("read_trylock") || N.starts_with("write_trylock"))
+    return LockKind::RwLock;
+  if (N.starts_with("down_") || N.starts_with("up_") || N.starts_with("rwsem"))
+    return LockKind::RwSem;
+  if (N.starts_with("write_seq") || N.starts_with("read_seqlock_excl") ||
+      N.starts_with("read_sequnlock_excl"))
+    return LockKind::Seqlock;
+  if (N.starts_with("pthread_"))
+    return LockKind::Pthread;
+  return LockKind::Other;
+}
+
+/// Locks that take/release the lock inside a seqlock object.
+bool isSeqlockWriteLock(StringRef N) {
+  return N.starts_with("write_seqlock") || N == "rte_seqlock_write_lock" ||
+         N == "seqlint_seqlock_write_lock" || N == "seqlock_write_lock";
+}
+bool isSeqlockWriteUnlock(StringRef N) {
+  return N.starts_with("write_sequnlock") || N == "rte_seqlock_write_unlock" ||
+         N == "seqlint_seqlock_write_unlock" || N == "seqlock_write_unlock";
+}
+
+bool isShared(StringRef N) {
+  return N.starts_with("read_lock") || N.starts_with("down_read") ||
+         N.starts_with("read_trylock") || N == "pthread_rwlock_rdlock" ||
+         N == "pthread_rwlock_tryrdlock" || N == "lockdep_assert_held_read" ||
+         N == "class_read_lock_constructor" ||
+         N == "class_read_lock_irq_constructor" ||
+         N == "class_read_lock_irqsave_constructor" ||
+         N == "class_rwsem_read_constructor";
+}
+
+bool isTrylock(StringRef N) { return N.contains("trylock"); }
+
+/// The declared type of the object a lock key designates.
+QualType typeOfKey(const LocationKey &K) {
+  QualType Ty;
+  if (K.Field)
+    Ty = K.Field->getType();
+  else if (K.Base) {
+    Ty = K.Base->getType();
+    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
+      Ty = Ty->getPointeeType();
+  }
+  if (!Ty.isNull() && StringRef(K.Text).ends_with("[]")) {
+    if (const Type *E = Ty->getPointeeOrArrayElementType())
+      Ty = QualType(E, 0);
+  }
+  return Ty;
+}
+
+const Expr *stripCond(const Expr *E, bool &Negated) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot) {
+      Negated = !Negated;
+      E = U->getSubExpr();
+      continue;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      if (const FunctionDecl *F = CE->getDirectCallee())
+        if (F->getBuiltinID() == Builtin::BI__builtin_expect && CE->getNumArgs() > 0) {
+          E = CE->getArg(0);
+          continue;
+        }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E);
+        BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+      const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+      auto IsZero = [](const Expr *X) {
+        const auto *IL = dyn_cast<IntegerLiteral>(X);
+        return IL && IL->getValue() == 0;
+      };
+      const Expr *Other = IsZero(R) ? L : IsZero(L) ? R : nullptr;
+      if (!Other)
+        return E;
+      if (BO->getOpcode() == BO_EQ)
+        Negated = !Negated;
+      E = Other;
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+class LockDataflow {
+public:
+  LockDataflow(const FunctionTrace &T, LockSets &R)
+      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()) {}
+  void run();
+
+private:
+  struct Pending {
+    HeldLock H;
+    bool OnTrue = true; // held on the true successor only
+    bool Valid = false;
+  };
+  unsigned lockFor(const Event &E, StringRef Api);
+  void scopeOf(const Event &E, HeldLock &H);
+  /// Applies the events of block B to S; records sets when Record.
+  Pending transfer(const CFGBlock &B, LockSet &S, bool Record);
+  static void add(LockSet &S, const HeldLock &H);
+  static bool meet(LockSet &Into, const LockSet &From); // intersection
+  unsigned intern(const LockSet &S);
+
+  const FunctionTrace &T;
+  LockSets &R;
+  const SourceManager &SM;
+  DenseMap<int, unsigned> ByKey; // LocationKey -> lock index
+  int Unnamed = -1;
+};
+
+/// The guard variable's scope: the block that declares it (guard()) or
+/// the for statement of scoped_guard(), as a file range.
+void LockDataflow::scopeOf(const Event &E, HeldLock &H) {
+  if (!E.S || !T.PM)
+    return;
+  const Stmt *Cur = E.S;
+  bool SawDecl = false;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    const Stmt *P = T.PM->getParent(Cur);
+    if (!P)
+      return;
+    if (isa<DeclStmt>(P))
+      SawDecl = true;
+    if (SawDecl && (isa<CompoundStmt>(P) || isa<ForStmt>(P))) {
+      SourceLocation B = SM.getExpansionLoc(P->getBeginLoc());
+      SourceLocation End = SM.getExpansionRange(P->getEndLoc()).getEnd();
+      if (B.isValid() && End.isValid() && SM.getFileID(B) == SM.getFileID(End)) {
+        H.ScopeBegin = B;
+        H.ScopeEnd = End;
+      }
+      return;
+    }
+    Cur = P;
+  }
+}
+
+unsigned LockDataflow::lockFor(const Event &E, StringRef Api) {
+  if (E.Key < 0) {
+    R.HasUnnamedLock = true;
+    if (Unnamed < 0) {
+      Unnamed = R.Locks.size();
+      LockDesc D;
+      D.Name = "<unknown lock>";
+      D.Kind = lockKindOfName(Api);
+      R.Locks.push_back(D);
+    }
+    return Unnamed;
+  }
+  auto It = ByKey.find(E.Key);
+  if (It != ByKey.end())
+    return It->second;
+  const LocationKey &K = T.key(E.Key);
+  LockDesc D;
+  D.Key = E.Key;
+  D.Decl = K.Field ? K.Field : K.Base;
+  D.Name = K.displayName();
+  D.Kind = lockKindOfType(typeOfKey(K));
+  if (D.Kind == LockKind::Unknown)
+    D.Kind = lockKindOfName(Api);
+  D.Global = !K.ViaPointer && K.Storage == LocationKey::Global;
+  unsigned Idx = R.Locks.size();
+  R.Locks.push_back(D);
+  ByKey[E.Key] = Idx;
+  return Idx;
+}
+
+void LockDataflow::add(LockSet &S, const HeldLock &H) {
+  auto It = std::lower_bound(S.begin(), S.end(), H.Lock,
+                             [](const HeldLock &A, unsigned L) { return A.Lock < L; });
+  if (It != S.end() && It->Lock == H.Lock) {
+    // Taken again (or asserted after taking it): the strongest mode wins.
+    It->Shared = It->Shared && H.Shared;
+    It->Asserted = It->Asserted && H.Asserted;
+    return;
+  }
+  S.insert(It, H);
+}
+
+bool LockDataflow::meet(LockSet &Into, const LockSet &From) {
+  bool Changed = false;
+  LockSet Out;
+  for (const HeldLock &H : Into) {
+    auto It = std::find_if(From.begin(), From.end(),
+                           [&](const HeldLock &X) { return X.Lock == H.Lock; });
+    if (It == From.end()) {
+      Changed = true;
+      continue;
+    }
+    HeldLock M = H;
+    if (It->Shared && !M.Shared) {
+      M.Shared = true;
+      Changed = true;
+    }
+    if (!It->Asserted && M.Asserted) {
+      M.Asserted = false;
+      Changed = true;
+    }
+    Out.push_back(M);
+  }
+  Into = std::move(Out);
+  return Changed;
+}
+
+unsigned LockDataflow::intern(const LockSet &S) {
+  auto Same = [](const LockSet &A, const LockSet &B) {
+    if (A.size() != B.size())
+      return false;
+    for (unsigned I = 0; I != A.size(); ++I)
+      if (A[I].Lock != B[I].Lock || A[I].Shared != B[I].Shared ||
+          A[I].Asserted != B[I].Asserted || A[I].Scoped != B[I].Scoped ||
+          A[I].ScopeEnd != B[I].ScopeEnd)
+        return false;
+    return true;
+  };
+  // Few distinct sets per function: a linear search is fine.
+  for (unsigned I = 0; I != R.Pool.size(); ++I)
+    if (Same(R.Pool[I], S))
+      return I;
+  R.Pool.push_back(S);
+  return R.Pool.size() - 1;
+}
+
+LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
+                                             bool Record) {
+  Pending P;
+  const Expr *Cond = nullptr;
+  if (const Stmt *Term = B.getTerminatorStmt())
+    if (isa<IfStmt>(Term) || isa<WhileStmt>(Term) || isa<DoStmt>(Term) ||
+        isa<ForStmt>(Term))
+      Cond = dyn_cast_or_null<Expr>(B.getTerminatorCondition());
+  for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+    // A guard is released when control leaves its scope.
+    if (E.Loc.isValid())
+      S.erase(std::remove_if(S.begin(), S.end(),
+                             [&](const HeldLock &H) {
+                               return H.Scoped && H.ScopeEnd.isValid() &&
+                                      (SM.isBeforeInTranslationUnit(E.Loc, H.ScopeBegin) ||
+                                       SM.isBeforeInTranslationUnit(H.ScopeEnd, E.Loc));
+                             }),
+              S.end());
+    if (Record)
+      R.EventSet[&E] = intern(S);
+    if (isLockAcquire(E)) {
+      StringRef Api = lockApiName(E);
+      HeldLock H;
+      H.Lock = lockFor(E, Api);
+      H.Shared = isShared(Api);
+      H.Asserted = Api.starts_with("lockdep_assert_held");
+      H.Scoped = Api.starts_with("class_");
+      H.Loc = E.Loc;
+      if (H.Scoped)
+        scopeOf(E, H);
+      if (isTrylock(Api) && Cond && E.S) {
+        bool Negated = false;
+        const Expr *C = stripCond(Cond, Negated);
+        const auto *ES = dyn_cast<Expr>(E.S);
+        if (C && ES && C->IgnoreParenImpCasts() == ES->IgnoreParenImpCasts()) {
+          // pthread_*_trylock() returns 0 on success.
+          bool ZeroIsSuccess = Api.starts_with("pthread_");
+          P.H = H;
+          P.OnTrue = Negated == ZeroIsSuccess;
+          P.Valid = true;
+          continue;
+        }
+      }
+      add(S, H);
+      continue;
+    }
+    if (isLockRelease(E)) {
+      auto It = E.Key >= 0 ? ByKey.find(E.Key) : ByKey.end();
+      if (It != ByKey.end()) {
+        unsigned L = It->second;
+        S.erase(std::remove_if(S.begin(), S.end(),
+                               [&](const HeldLock &H) { return H.Lock == L; }),
+                S.end());
+      } else if (E.Key < 0) {
+        R.HasUnnamedLock = true;
+      }
+      // A lock released under another spelling than it was taken stays
+      // held: over-approximating the held set keeps lock-needing checks
+      // silent rather than wrong.
+    }
+  }
+  return P;
+}
+
+void LockDataflow::run() {
+  const CFG &G = *T.Cfg;
+  unsigned N = G.getNumBlockIDs();
+  std::vector<LockSet> In(N);
+  std::vector<bool> Reached(N);
+  std::vector<const CFGBlock *> Order = reversePostOrder(G);
+  Reached[G.getEntry().getBlockID()] = true;
+  // Round-robin in reverse post-order until nothing changes; sets only
+  // shrink, so this terminates (the bound is a safety net).
+  bool Changed = true;
+  for (unsigned Round = 0; Changed && Round < 2 * N + 4; ++Round) {
+    Changed = false;
+    for (const CFGBlock *B : Order) {
+      if (!Reached[B->getBlockID()])
+        continue;
+      LockSet S = In[B->getBlockID()];
+      Pending P = transfer(*B, S, /*Record=*/false);
+      unsigned I = 0;
+      for (auto SI = B->succ_begin(); SI != B->succ_end(); ++SI, ++I) {
+        const CFGBlock *Succ = SI->getReachableBlock();
+        if (!Succ)
+          continue;
+        LockSet Out = S;
+        if (P.Valid && (I == 0) == P.OnTrue)
+          add(Out, P.H);
+        unsigned Id = Succ->getBlockID();
+        if (!Reached[Id]) {
+          Reached[Id] = true;
+          In[Id] = std::move(Out);
+          Changed = true;
+        } else if (meet(In[Id], Out)) {
+          Changed = true;
+        }
+      }
+    }
+  }
+  R.BlockSet.assign(N, -1);
+  for (const CFGBlock *B : Order) {
+    unsigned Id = B->getBlockID();
+    if (!Reached[Id])
+      continue;
+    R.BlockSet[Id] = intern(In[Id]);
+    LockSet S = In[Id];
+    transfer(*B, S, /*Record=*/true);
+  }
+}
+
+} // namespace
+
+bool isLockAcquire(const Event &E) {
+  if (E.Kind == EventKind::Lock)
+    return true;
+  return E.Kind == EventKind::WriteBegin && isSeqlockWriteLock(E.ApiName);
+}
+
+bool isLockRelease(const Event &E) {
+  if (E.Kind == EventKind::Unlock)
+    return true;
+  return E.Kind == EventKind::WriteEnd && isSeqlockWriteUnlock(E.ApiName);
+}
+
+const LockSet *LockSets::before(const Event &E) const {
+  auto It = EventSet.find(&E);
+  return It == EventSet.end() ? nullptr : &Pool[It->second];
+}
+
+const LockSet *LockSets::atBlockEntry(unsigned BlockID) const {
+  if (BlockID >= BlockSet.size() || BlockSet[BlockID] < 0)
+    return nullptr;
+  return &Pool[BlockSet[BlockID]];
+}
+
+std::string LockSets::describe(const LockSet &S) const {
+  std::string Out;
+  for (const HeldLock &H : S) {
+    if (!Out.empty())
+      Out += ",";
+    Out += Locks[H.Lock].Name;
+    if (H.Shared)
+      Out += "(shared)";
+    if (H.Asserted)
+      Out += "(asserted)";
+    if (H.Scoped)
+      Out += "(scoped)";
+  }
+  return Out;
+}
+
+LockSets computeLocks(const FunctionTrace &T) {
+  LockSets R;
+  if (!T.Cfg)
+    return R;
+  LockDataflow(T, R).run();
+  return R;
+}
+
+} // namespace seqlint
