@@ -10,6 +10,8 @@ std::unique_ptr<Check> createSeqcountReadNoRetryCheck();
 std::unique_ptr<Check> createSeqcountReadOddUncheckedCheck();
 std::unique_ptr<Check> createSeqcountReadSideEffectCheck();
 std::unique_ptr<Check> createAccessPlainRereadCheck();
+std::unique_ptr<Check> createBarrierUnpairedCheck();
+std::unique_ptr<Check> createMpMissingBarrierCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
@@ -21,6 +23,8 @@ const std::vector<CheckInfo> &allChecks() {
       {"seqcount-read-side-effect", true, createSeqcountReadSideEffectCheck},
       // Off by default: see docs/real-world.md for its rate on Linux 6.12.
       {"access-plain-reread", false, createAccessPlainRereadCheck},
+      {"barrier-unpaired", false, createBarrierUnpairedCheck},
+      {"mp-missing-barrier", false, createMpMissingBarrierCheck},
   };
   return Checks;
 }

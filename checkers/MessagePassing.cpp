@@ -1,0 +1,487 @@
+//===- MessagePassing.cpp -------------------------------------------------===//
+#include "MessagePassing.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+
+bool isAcquire(Order O) {
+  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
+}
+bool isRelease(Order O) {
+  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
+}
+
+std::string spellingOf(const Event &E) {
+  if (!E.ApiName.empty())
+    return (E.ApiName + "()").str();
+  return E.Kind == EventKind::Barrier ? "the barrier" : "";
+}
+
+/// Does S mention V (the flag store publishes the object V points to)?
+bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
+  if (!S || !V || Depth > 32)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == V;
+  for (const Stmt *Ch : S->children())
+    if (refersTo(Ch, V, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Is Inner a node of Outer?
+bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
+  if (!Outer || Depth > 32)
+    return false;
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Ch : Outer->children())
+    if (containsStmt(Ch, Inner, Depth + 1))
+      return true;
+  return false;
+}
+
+/// A call that may order memory where we cannot see it (an unknown
+/// function, or one whose body has a barrier, a lock or an ordered access).
+bool mayOrder(const Event &E, Classifier &C) {
+  if (E.Kind != EventKind::Call || E.SideEffect)
+    return false;
+  if (!E.Callee || !E.Callee->hasBody())
+    return true;
+  return C.summary(E.Callee).MayOrder;
+}
+
+bool isPointerValued(const Event &E) {
+  const auto *X = dyn_cast_or_null<Expr>(E.S);
+  return X && X->getType()->isPointerType();
+}
+
+} // namespace
+
+const ValueDecl *MpCollector::identity(const LocationKey &K) {
+  if (K.Field)
+    return K.Field;
+  if (K.Storage == LocationKey::Global && K.Base && !K.ViaPointer)
+    return K.Base;
+  return nullptr;
+}
+
+void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix) {
+  // TU-wide: counters and read-modify-write targets are not flags or data
+  // of a message-passing pair.
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Key >= 0 && (E.Kind == EventKind::RMW || E.Kind == EventKind::CounterInc ||
+                         E.Counter))
+        if (const ValueDecl *Id = identity(T.key(E.Key)))
+          Excluded.insert(Id);
+  for (int K : T.Counters)
+    if (const ValueDecl *Id = identity(T.key(K)))
+      Excluded.insert(Id);
+  // A seqcount reader or writer is not message passing.
+  if (!T.Counters.empty())
+    return;
+
+  std::vector<const Event *> Seq;
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &E : T.Blocks[B->getBlockID()].Events)
+      Seq.push_back(&E);
+  if (Seq.size() > 4000)
+    return;
+  // Locks held before each event; an unlock of a lock not taken here means
+  // the caller holds it: nothing in this function is lockless.
+  std::vector<int> Depth(Seq.size());
+  int D = 0;
+  for (size_t I = 0; I != Seq.size(); ++I) {
+    Depth[I] = D;
+    if (Seq[I]->Kind == EventKind::Lock)
+      ++D;
+    else if (Seq[I]->Kind == EventKind::Unlock) {
+      if (D == 0)
+        return;
+      --D;
+    }
+  }
+
+  for (size_t I = 0; I != Seq.size(); ++I) {
+    const Event &F = *Seq[I];
+    if (F.Key < 0 || F.Counter || Depth[I] > 0)
+      continue;
+    const LocationKey &FK = T.key(F.Key);
+    if (FK.isLocal())
+      continue;
+    const ValueDecl *Id = identity(FK);
+    if (!Id)
+      continue;
+
+    if (F.Kind == EventKind::Store && !F.Increment) {
+      // Writer: data stores before the flag store.
+      MpSide S;
+      S.Writer = true;
+      S.FD = T.FD;
+      S.Flag = Id;
+      S.FlagLoc = F.Loc;
+      S.FlagName = FK.displayName();
+      S.FlagSpelling = spellingOf(F);
+      MpOrder State = isRelease(F.Ord) ? MpOrder::Access : MpOrder::None;
+      SourceLocation ByLoc = F.Loc;
+      std::string BySp = S.FlagSpelling;
+      bool Unknown = false;
+      for (size_t J = I; J-- > 0;) {
+        const Event &E = *Seq[J];
+        if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+          break; // an unlock orders what was stored under the lock
+        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdSS)) ||
+            (E.Kind == EventKind::RMW && isRelease(E.Ord))) {
+          if (State == MpOrder::None) {
+            State = MpOrder::Barrier;
+            ByLoc = E.Loc;
+            BySp = spellingOf(E);
+          }
+          continue;
+        }
+        if (mayOrder(E, C))
+          Unknown = true;
+        bool IsStore = E.Kind == EventKind::Store ||
+                       (E.Kind == EventKind::RMW && E.Ord == Order::Plain);
+        if (!IsStore || E.Key < 0 || Depth[J] > 0 || Unknown)
+          continue;
+        const LocationKey &DK = T.key(E.Key);
+        const ValueDecl *DId = identity(DK);
+        if (DK.isLocal() || !DId || DId == Id)
+          continue;
+        bool Related = (DK.Base && DK.Base == FK.Base) ||
+                       (DK.Storage == LocationKey::Global &&
+                        FK.Storage == LocationKey::Global) ||
+                       refersTo(F.S, DK.Base);
+        if (!Related)
+          continue;
+        if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
+          continue;
+        S.Data.push_back({DId, E.Loc, DK.displayName(), State, ByLoc, BySp});
+      }
+      if (!S.Data.empty()) {
+        S.Fix = Fix(T, F, true);
+        Sides.push_back(std::move(S));
+      }
+      continue;
+    }
+
+    if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain)) {
+      // Reader: a marked flag load, data loads after it.
+      MpSide S;
+      S.FD = T.FD;
+      S.Flag = Id;
+      S.FlagLoc = F.Loc;
+      S.FlagName = FK.displayName();
+      S.FlagSpelling = spellingOf(F);
+      S.Tested = F.Use == ValueUse::Condition || F.Use == ValueUse::Compared ||
+                 F.Use == ValueUse::Other || F.Use == ValueUse::Assigned;
+      MpOrder State = isAcquire(F.Ord) ? MpOrder::Access : MpOrder::None;
+      SourceLocation ByLoc = F.Loc;
+      std::string BySp = S.FlagSpelling;
+      const VarDecl *DepVar = F.Use == ValueUse::Assigned ? F.Var : nullptr;
+      bool Unknown = false;
+      for (size_t J = I + 1; J < Seq.size(); ++J) {
+        const Event &E = *Seq[J];
+        if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+          break;
+        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) ||
+            (E.Kind == EventKind::RMW && isAcquire(E.Ord))) {
+          if (State == MpOrder::None) {
+            State = MpOrder::Barrier;
+            ByLoc = E.Loc;
+            BySp = spellingOf(E);
+          }
+          continue;
+        }
+        // `p = READ_ONCE(head)` defines p from the flag load itself; any
+        // later assignment to p ends the dependency.
+        if (E.Kind == EventKind::LocalDef && E.Var == DepVar && !containsStmt(E.S, F.S))
+          DepVar = nullptr;
+        if (mayOrder(E, C))
+          Unknown = true;
+        if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0)
+          continue;
+        const LocationKey &DK = T.key(E.Key);
+        const ValueDecl *DId = identity(DK);
+        if (DK.isLocal() || !DId || DId == Id)
+          continue;
+        bool Dep = DepVar && DK.Base == DepVar && DK.ViaPointer;
+        bool Related = Dep || (DK.Base && DK.Base == FK.Base) ||
+                       (DK.Storage == LocationKey::Global &&
+                        FK.Storage == LocationKey::Global);
+        if (!Related || (Unknown && !Dep))
+          continue;
+        if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
+          continue;
+        MpData Dt{DId, E.Loc, DK.displayName(), State, ByLoc, BySp};
+        if (Dep && State == MpOrder::None) {
+          Dt.By = MpOrder::Dependency;
+          Dt.ByLoc = F.Loc;
+        }
+        S.Data.push_back(std::move(Dt));
+      }
+      if (!S.Data.empty()) {
+        S.Fix = Fix(T, F, false);
+        Sides.push_back(std::move(S));
+      }
+    }
+  }
+}
+
+std::vector<MpMatch> MpCollector::match() const {
+  std::vector<MpMatch> Out;
+  for (const MpSide &W : Sides) {
+    if (!W.Writer || Excluded.count(W.Flag))
+      continue;
+    for (const MpSide &R : Sides) {
+      if (R.Writer || R.Flag != W.Flag || R.FD == W.FD)
+        continue;
+      MpMatch M;
+      M.W = &W;
+      M.R = &R;
+      M.WriterOrdered = M.ReaderOrdered = true;
+      bool Any = false;
+      for (const MpData &WD : W.Data)
+        for (const MpData &RD : R.Data) {
+          if (WD.Id != RD.Id || Excluded.count(WD.Id))
+            continue;
+          Any = true;
+          bool WU = WD.By == MpOrder::None, RU = RD.By == MpOrder::None;
+          if (WU)
+            M.WriterOrdered = false;
+          else if (!M.WOrd)
+            M.WOrd = &WD;
+          if (RU)
+            M.ReaderOrdered = false;
+          else if (!M.ROrd)
+            M.ROrd = &RD;
+          if ((WU || RU) && !M.WD) {
+            M.WD = &WD;
+            M.RD = &RD;
+          }
+        }
+      if (!Any || (M.WriterOrdered && M.ReaderOrdered))
+        continue;
+      M.WriterBy = M.WOrd ? M.WOrd->By : MpOrder::None;
+      M.ReaderBy = M.ROrd ? M.ROrd->By : MpOrder::None;
+      Out.push_back(M);
+    }
+  }
+  return Out;
+}
+
+bool hasExplicitPartner(const std::vector<MpMatch> &Matches, const MpSide *S) {
+  auto Explicit = [](MpOrder O) { return O == MpOrder::Barrier || O == MpOrder::Access; };
+  for (const MpMatch &M : Matches) {
+    if (M.W == S && !M.WriterOrdered && M.ReaderOrdered && Explicit(M.ReaderBy))
+      return true;
+    if (M.R == S && !M.ReaderOrdered && M.WriterOrdered && Explicit(M.WriterBy))
+      return true;
+  }
+  return false;
+}
+
+// --- pairing comments ------------------------------------------------------
+
+namespace {
+
+/// The text of the comment on Loc's line (after Loc) and of the comment
+/// lines just above it.
+std::string commentNear(const SourceManager &SM, SourceLocation Loc) {
+  auto [FID, Off] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Off > Buf.size())
+    return "";
+  auto LineStart = [&](size_t P) {
+    size_t S = P == 0 ? StringRef::npos : Buf.rfind('\n', P - 1);
+    return S == StringRef::npos ? 0 : S + 1;
+  };
+  auto LineEnd = [&](size_t P) {
+    size_t E = Buf.find('\n', P);
+    return E == StringRef::npos ? Buf.size() : E;
+  };
+  std::string Text;
+  // Same line, after the barrier: "smp_wmb(); /* pairs with ... */".
+  size_t LS = LineStart(Off), LE = LineEnd(Off);
+  StringRef Rest = Buf.slice(Off, LE);
+  size_t Block = Rest.find("/*"), Line = Rest.find("//");
+  if (Line != StringRef::npos && (Block == StringRef::npos || Line < Block)) {
+    Text += Rest.substr(Line).str();
+  } else if (Block != StringRef::npos) {
+    // Follow a block comment over at most 10 lines.
+    size_t End = Buf.find("*/", Off + Block);
+    if (End != StringRef::npos && End - (Off + Block) < 1000)
+      Text += Buf.slice(Off + Block, End).str();
+  }
+  // Lines above, while they are comment lines.
+  std::vector<StringRef> Above;
+  bool InBlock = false;
+  size_t P = LS;
+  for (unsigned N = 0; N < 20 && P > 0; ++N) {
+    size_t PS = LineStart(P - 1);
+    StringRef L = Buf.slice(PS, P - 1).trim();
+    P = PS;
+    if (InBlock) {
+      Above.push_back(L);
+      size_t Open = L.find("/*");
+      if (Open != StringRef::npos) {
+        InBlock = false;
+        if (!L.take_front(Open).trim().empty())
+          break; // a comment that starts after code on that line
+      }
+      continue;
+    }
+    if (L.empty())
+      break;
+    if (L.starts_with("//")) {
+      Above.push_back(L);
+      continue;
+    }
+    if (L.ends_with("*/")) {
+      if (L.starts_with("/*")) {
+        Above.push_back(L);
+        continue;
+      }
+      if (L.contains("/*"))
+        break; // trailing comment of a code line
+      InBlock = true;
+      Above.push_back(L);
+      continue;
+    }
+    break;
+  }
+  if (InBlock)
+    return Text; // never found the start: not a comment after all
+  for (auto It = Above.rbegin(); It != Above.rend(); ++It)
+    Text += " " + It->str();
+  return Text;
+}
+
+bool isOrderingApi(const ApiEntry *E) {
+  if (!E)
+    return false;
+  if (E->R == Role::Barrier)
+    return E->Barrier != BarrierKind::Compiler;
+  if (E->R == Role::Load)
+    return E->Ord == Order::Acquire;
+  if (E->R == Role::Store)
+    return E->Ord == Order::Release || E->Ord == Order::SeqCst;
+  return E->R == Role::RMW || E->R == Role::WriteBegin || E->R == Role::WriteEnd ||
+         E->R == Role::ReadBegin || E->R == Role::ReadRetry;
+}
+
+} // namespace
+
+std::optional<PairingComment> scanPairingComment(const SourceManager &SM,
+                                                 SourceLocation Loc,
+                                                 const ApiModel &Model) {
+  if (Loc.isInvalid() || !Loc.isFileID())
+    return std::nullopt;
+  std::string Text = commentNear(SM, Loc);
+  if (Text.empty())
+    return std::nullopt;
+  std::string Lower = StringRef(Text).lower();
+  StringRef Low = Lower;
+  bool Pairing = Low.contains("pair") || Low.contains("match") || Low.contains("see ") ||
+                 Low.contains("against") || Low.contains("counterpart") ||
+                 Low.contains("partner");
+  if (!Pairing)
+    return std::nullopt;
+  PairingComment PC;
+  static const Regex Call("([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\([ \t]*\\)");
+  StringRef Cur = Text;
+  SmallVector<StringRef, 2> M;
+  bool BarrierWord = Low.contains("barrier") || Low.contains("acquire") ||
+                     Low.contains("release") || Low.contains("mb()");
+  while (Call.match(Cur, &M)) {
+    StringRef Name = M[1];
+    size_t At = Cur.find(M[0]);
+    StringRef Before = Cur.take_front(At).rtrim();
+    Cur = Cur.drop_front(At + M[0].size());
+    const ApiEntry *E = Model.lookup(Name);
+    if (isOrderingApi(E)) {
+      if (PC.PartnerBarrier.empty())
+        PC.PartnerBarrier = (Name + "()").str();
+      BarrierWord = true;
+      continue;
+    }
+    if (E)
+      continue;
+    // "... in foo()": the partner function.
+    if (Before.size() >= 2 && Before.take_back(2).equals_insensitive("in") &&
+        (Before.size() == 2 || !isAlnum(Before[Before.size() - 3])))
+      if (!llvm::is_contained(PC.Functions, Name.str()))
+        PC.Functions.push_back(Name.str());
+  }
+  if (PC.Functions.empty() || !BarrierWord)
+    return std::nullopt;
+  return PC;
+}
+
+OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C) {
+  OrderingSummary S;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events) {
+      switch (E.Kind) {
+      case EventKind::Barrier:
+        if (E.Bits & OrdSS)
+          S.Sides |= PairWrite;
+        if (E.Bits & OrdLL)
+          S.Sides |= PairRead;
+        break;
+      case EventKind::Load:
+        if (isAcquire(E.Ord))
+          S.Sides |= PairRead;
+        else if (E.Api && isPointerValued(E))
+          S.Sides |= PairRead; // an address dependency
+        break;
+      case EventKind::Store:
+        if (isRelease(E.Ord))
+          S.Sides |= PairWrite;
+        break;
+      case EventKind::RMW:
+        if (isRelease(E.Ord))
+          S.Sides |= PairWrite;
+        if (isAcquire(E.Ord))
+          S.Sides |= PairRead;
+        break;
+      case EventKind::Lock:
+      case EventKind::Unlock:
+        S.Sides |= PairWrite | PairRead;
+        break;
+      case EventKind::WriteBegin:
+      case EventKind::WriteEnd:
+      case EventKind::CounterInc:
+        S.Sides |= PairWrite;
+        break;
+      case EventKind::ReadBegin:
+      case EventKind::ReadRetry:
+      case EventKind::ReadBeginOrLock:
+        S.Sides |= PairRead;
+        break;
+      case EventKind::Call:
+        if (mayOrder(E, C))
+          S.Unknown = true;
+        break;
+      default:
+        break;
+      }
+    }
+  return S;
+}
+
+} // namespace seqlint
