@@ -366,9 +366,10 @@ std::string commentNear(const SourceManager &SM, SourceLocation Loc) {
   }
   if (InBlock)
     return Text; // never found the start: not a comment after all
+  std::string All;
   for (auto It = Above.rbegin(); It != Above.rend(); ++It)
-    Text += " " + It->str();
-  return Text;
+    All += It->str() + " ";
+  return All + Text;
 }
 
 bool isOrderingApi(const ApiEntry *E) {
@@ -405,8 +406,8 @@ std::optional<PairingComment> scanPairingComment(const SourceManager &SM,
   static const Regex Call("([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\([ \t]*\\)");
   StringRef Cur = Text;
   SmallVector<StringRef, 2> M;
-  bool BarrierWord = Low.contains("barrier") || Low.contains("acquire") ||
-                     Low.contains("release") || Low.contains("mb()");
+  static const Regex Word("(^|[^a-z0-9_])(barriers?|acquire|release|ordering)([^a-z0-9_]|$)");
+  bool BarrierWord = Word.match(Low);
   while (Call.match(Cur, &M)) {
     StringRef Name = M[1];
     size_t At = Cur.find(M[0]);

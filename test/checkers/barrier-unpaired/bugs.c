@@ -1,0 +1,90 @@
+// RUN: %clang_plugin -fplugin-arg-seqlint-checks=barrier-unpaired -fsyntax-only -Xclang -verify -Xclang -verify-ignore-unexpected=note %s
+/*
+ * barrier-unpaired: one side of a message-passing pair orders the shared
+ * data with a barrier, a release or an acquire; the other side, in another
+ * function of the same TU, has nothing -- the barrier has no partner.
+ */
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+
+/* Writer has smp_wmb(), reader has no smp_rmb(). */
+struct req {
+	int status;
+	long result;
+	int done;
+};
+
+void req_complete(struct req *r, int status, long result)
+{
+	r->status = status;
+	r->result = result;
+	smp_wmb(); // expected-note {{write-side smp_wmb() in 'req_complete()' is here}}
+	WRITE_ONCE(r->done, 1);
+}
+
+long req_poll(struct req *r)
+{
+	if (!READ_ONCE(r->done)) // expected-warning {{'r->result' is read after 'r->done' with no read barrier, acquire or address dependency, but its writer in 'req_complete()' publishes it with smp_wmb(): that ordering has no partner here; use smp_load_acquire() for this load or put smp_rmb() after it [seqlint-barrier-unpaired]}}
+		return -1;
+	return r->status ? r->status : r->result;
+}
+
+/* Writer releases the flag, reader has nothing. */
+struct slot {
+	int val;
+	int full;
+};
+
+void slot_put(struct slot *s, int v)
+{
+	s->val = v;
+	smp_store_release(&s->full, 1); // expected-note {{write-side smp_store_release() in 'slot_put()' is here}}
+}
+
+int slot_get(struct slot *s)
+{
+	int full = READ_ONCE(s->full); // expected-warning {{'s->val' is read after 's->full' with no read barrier, acquire or address dependency, but its writer in 'slot_put()' publishes it with smp_store_release()}}
+
+	return full ? s->val : -1;
+}
+
+/* Reader has smp_rmb(), writer has no smp_wmb(). */
+struct ring {
+	int buf[16];
+	unsigned int head;
+};
+
+void ring_push(struct ring *r, int v)
+{
+	unsigned int h = r->head;
+
+	r->buf[h % 16] = v;
+	WRITE_ONCE(r->head, h + 2); // expected-warning {{'r->head' is published here after the store to 'r->buf[]' with no write barrier in between, but its reader in 'ring_peek()' orders its loads with smp_rmb(): that ordering has no partner here; use smp_store_release() for this store or put smp_wmb() before it [seqlint-barrier-unpaired]}}
+}
+
+int ring_peek(struct ring *r, unsigned int tail)
+{
+	unsigned int h = READ_ONCE(r->head);
+
+	if (h == tail)
+		return -1;
+	smp_rmb(); // expected-note {{read-side smp_rmb() in 'ring_peek()' is here}}
+	return r->buf[tail % 16];
+}
+
+/* Reader acquires the flag, writer has nothing. */
+static int cfg_value;
+static int cfg_valid;
+
+void cfg_set(int v)
+{
+	cfg_value = v;
+	WRITE_ONCE(cfg_valid, 1); // expected-warning {{'cfg_valid' is published here after the store to 'cfg_value' with no write barrier in between, but its reader in 'cfg_get()' orders its loads with smp_load_acquire()}}
+}
+
+int cfg_get(void)
+{
+	if (smp_load_acquire(&cfg_valid))
+		return cfg_value;
+	return 0;
+}
