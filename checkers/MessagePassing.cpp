@@ -55,8 +55,11 @@ bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
 /// A call that may order memory where we cannot see it (an unknown
 /// function, or one whose body has a barrier, a lock or an ordered access).
 bool mayOrder(const Event &E, Classifier &C) {
-  if (E.Kind != EventKind::Call || E.SideEffect)
+  if (E.Kind != EventKind::Call)
     return false;
+  if (E.SideEffect) // wake-ups and completions order, logging does not
+    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
+           E.ApiName.contains("work") || E.ApiName.contains("rcu");
   if (!E.Callee || !E.Callee->hasBody())
     return true;
   return C.summary(E.Callee).MayOrder;
