@@ -1,6 +1,7 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
 #include "MessagePassing.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -65,6 +66,78 @@ bool mayOrder(const Event &E, Classifier &C) {
   return C.summary(E.Callee).MayOrder;
 }
 
+/// The value a store event writes (RHS of the assignment inside a
+/// WRITE_ONCE()/smp_store_release() instance, a plain store, an atomic).
+const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 24)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Assign)
+      return BO->getRHS();
+  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
+  for (const Stmt *Ch : S->children())
+    if (const Expr *V = storedValue(Ch, Depth + 1))
+      return V;
+  return nullptr;
+}
+
+/// A flag-like value: a constant, a boolean or a pointer (publication); not
+/// a computed number (sizes, times, indexes are data of their own).
+bool isFlagValue(const Expr *V, ASTContext &Ctx) {
+  if (!V)
+    return false;
+  V = V->IgnoreParenImpCasts();
+  if (V->isValueDependent())
+    return false;
+  QualType T = V->getType();
+  if (T->isPointerType() || T->isBooleanType() || T->isNullPtrType())
+    return true;
+  Expr::EvalResult R;
+  return V->EvaluateAsInt(R, Ctx);
+}
+
+/// Accessors of atomic_t, local_t and friends: counters, not flags.
+bool isCounterApi(llvm::StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("local_") ||
+         Name.starts_with("arch_atomic") || Name.starts_with("raw_atomic") ||
+         Name.starts_with("pg_atomic");
+}
+
+/// Statements inside a branch condition, and locals tested in one.
+struct Conditions {
+  llvm::DenseSet<const Stmt *> Nodes;
+  llvm::DenseSet<const VarDecl *> Vars;
+  void addCond(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 64)
+      return;
+    Nodes.insert(S);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Vars.insert(V);
+    for (const Stmt *Ch : S->children())
+      addCond(Ch, Depth + 1);
+  }
+  void walk(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      addCond(I->getCond());
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      addCond(W->getCond());
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      addCond(D->getCond());
+    else if (const auto *F = dyn_cast<ForStmt>(S))
+      addCond(F->getCond());
+    else if (const auto *C = dyn_cast<ConditionalOperator>(S))
+      addCond(C->getCond());
+    else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isLogicalOp())
+      addCond(B->getLHS());
+    for (const Stmt *Ch : S->children())
+      walk(Ch, Depth + 1);
+  }
+};
+
 bool isPointerValued(const Event &E) {
   const auto *X = dyn_cast_or_null<Expr>(E.S);
   return X && X->getType()->isPointerType();
@@ -92,6 +165,14 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
   for (int K : T.Counters)
     if (const ValueDecl *Id = identity(T.key(K)))
       Excluded.insert(Id);
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Key >= 0 && ((E.Kind == EventKind::Store && isRelease(E.Ord)) ||
+                         (E.Kind == EventKind::Load &&
+                          (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
+                           E.ApiName.starts_with("srcu_")))))
+        if (const ValueDecl *Id = identity(T.key(E.Key)))
+          OrderedIds.insert(Id);
   // A seqcount reader or writer is not message passing.
   if (!T.Counters.empty())
     return;
@@ -117,9 +198,13 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
     }
   }
 
+  Conditions Conds;
+  Conds.walk(T.FD->getBody());
+  ASTContext &Ctx = C.context();
+
   for (size_t I = 0; I != Seq.size(); ++I) {
     const Event &F = *Seq[I];
-    if (F.Key < 0 || F.Counter || Depth[I] > 0)
+    if (F.Key < 0 || F.Counter || Depth[I] > 0 || isCounterApi(F.ApiName))
       continue;
     const LocationKey &FK = T.key(F.Key);
     if (FK.isLocal())
@@ -128,7 +213,10 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
     if (!Id)
       continue;
 
-    if (F.Kind == EventKind::Store && !F.Increment) {
+    // The flag store is marked (WRITE_ONCE, release, atomic) and writes a
+    // constant, a boolean or a pointer.
+    if (F.Kind == EventKind::Store && !F.Increment && F.Ord != Order::Plain &&
+        isFlagValue(storedValue(F.S), Ctx)) {
       // Writer: data stores before the flag store.
       MpSide S;
       S.Writer = true;
@@ -164,15 +252,21 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
         const ValueDecl *DId = identity(DK);
         if (DK.isLocal() || !DId || DId == Id)
           continue;
-        bool Related = (DK.Base && DK.Base == FK.Base) ||
-                       (DK.Storage == LocationKey::Global &&
-                        FK.Storage == LocationKey::Global) ||
-                       refersTo(F.S, DK.Base);
-        if (!Related)
+        if (isRelease(E.Ord))
+          continue; // a publication of its own
+        unsigned Rel = 0;
+        if (DK.Base && DK.Base == FK.Base)
+          Rel |= RelSameObject;
+        if (DK.Storage == LocationKey::Global && FK.Storage == LocationKey::Global &&
+            !DK.ViaPointer && !FK.ViaPointer)
+          Rel |= RelGlobals;
+        if (refersTo(storedValue(F.S), DK.Base))
+          Rel |= RelPointee;
+        if (!Rel)
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        S.Data.push_back({DId, E.Loc, DK.displayName(), State, ByLoc, BySp});
+        S.Data.push_back({DId, Rel, E.Loc, DK.displayName(), State, ByLoc, BySp});
       }
       if (!S.Data.empty()) {
         S.Fix = Fix(T, F, true);
@@ -189,8 +283,10 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
       S.FlagLoc = F.Loc;
       S.FlagName = FK.displayName();
       S.FlagSpelling = spellingOf(F);
-      S.Tested = F.Use == ValueUse::Condition || F.Use == ValueUse::Compared ||
-                 F.Use == ValueUse::Other || F.Use == ValueUse::Assigned;
+      S.Tested = Conds.Nodes.count(F.S) ||
+                 (F.Use == ValueUse::Assigned && F.Var && Conds.Vars.count(F.Var));
+      if (!S.Tested)
+        continue;
       MpOrder State = isAcquire(F.Ord) ? MpOrder::Access : MpOrder::None;
       SourceLocation ByLoc = F.Loc;
       std::string BySp = S.FlagSpelling;
@@ -221,15 +317,25 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
         const ValueDecl *DId = identity(DK);
         if (DK.isLocal() || !DId || DId == Id)
           continue;
+        if (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
+            E.ApiName.starts_with("srcu_"))
+          continue; // a flag of its own
         bool Dep = DepVar && DK.Base == DepVar && DK.ViaPointer;
-        bool Related = Dep || (DK.Base && DK.Base == FK.Base) ||
-                       (DK.Storage == LocationKey::Global &&
-                        FK.Storage == LocationKey::Global);
-        if (!Related || (Unknown && !Dep))
+        unsigned Rel = 0;
+        if (Dep)
+          Rel |= RelPointee;
+        else if (DK.Base && DK.Base == FK.Base)
+          Rel |= RelSameObject;
+        else if (DK.Storage == LocationKey::Global && FK.Storage == LocationKey::Global &&
+                 !DK.ViaPointer && !FK.ViaPointer)
+          Rel |= RelGlobals;
+        if (!Rel)
+          continue;
+        if (Unknown && !Dep)
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        MpData Dt{DId, E.Loc, DK.displayName(), State, ByLoc, BySp};
+        MpData Dt{DId, Rel, E.Loc, DK.displayName(), State, ByLoc, BySp};
         if (Dep && State == MpOrder::None) {
           Dt.By = MpOrder::Dependency;
           Dt.ByLoc = F.Loc;
@@ -259,7 +365,8 @@ std::vector<MpMatch> MpCollector::match() const {
       bool Any = false;
       for (const MpData &WD : W.Data)
         for (const MpData &RD : R.Data) {
-          if (WD.Id != RD.Id || Excluded.count(WD.Id))
+          if (WD.Id != RD.Id || !(WD.Rel & RD.Rel) || Excluded.count(WD.Id) ||
+              OrderedIds.count(WD.Id))
             continue;
           Any = true;
           bool WU = WD.By == MpOrder::None, RU = RD.By == MpOrder::None;

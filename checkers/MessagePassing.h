@@ -40,8 +40,18 @@ enum class MpOrder : unsigned char {
   Dependency, // reader: the data is reached through the loaded pointer
 };
 
+/// How a datum relates to the flag on its side; both sides of a match must
+/// relate the same way.
+enum MpRel : unsigned {
+  RelSameObject = 1, // s->data and s->flag
+  RelPointee = 2,    // writer: data in the object whose address is published;
+                     // reader: data reached through the loaded pointer
+  RelGlobals = 4,    // both global variables
+};
+
 struct MpData {
   const clang::ValueDecl *Id = nullptr;
+  unsigned Rel = 0; // MpRel bits
   clang::SourceLocation Loc;
   std::string Name;
   MpOrder By = MpOrder::None;
@@ -91,6 +101,9 @@ public:
 private:
   std::vector<MpSide> Sides;
   llvm::DenseSet<const clang::ValueDecl *> Excluded; // counters, RMW targets
+  /// Published or read with release/acquire somewhere: a flag of its own,
+  /// not data of another flag.
+  llvm::DenseSet<const clang::ValueDecl *> OrderedIds;
 };
 
 /// Does side S (unordered) have a partner in Matches that orders the shared

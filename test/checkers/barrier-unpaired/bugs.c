@@ -6,6 +6,7 @@
  */
 #include <linux/compiler.h>
 #include <asm/barrier.h>
+#include <linux/types.h>
 
 /* Writer has smp_wmb(), reader has no smp_rmb(). */
 struct req {
@@ -49,27 +50,27 @@ int slot_get(struct slot *s)
 }
 
 /* Reader has smp_rmb(), writer has no smp_wmb(). */
-struct ring {
-	int buf[16];
-	unsigned int head;
+struct buf {
+	int data[16];
+	int len;
+	bool valid;
 };
 
-void ring_push(struct ring *r, int v)
+void buf_fill(struct buf *b, int v)
 {
-	unsigned int h = r->head;
-
-	r->buf[h % 16] = v;
-	WRITE_ONCE(r->head, h + 2); // expected-warning {{'r->head' is published here after the store to 'r->buf[]' with no write barrier in between, but its reader in 'ring_peek()' orders its loads with smp_rmb(): that ordering has no partner here; use smp_store_release() for this store or put smp_wmb() before it [seqlint-barrier-unpaired]}}
+	b->data[0] = v;
+	b->len = 1;
+	WRITE_ONCE(b->valid, true); // expected-warning {{'b->valid' is published here after the store to 'b->len' with no write barrier in between, but its reader in 'buf_peek()' orders its loads with smp_rmb(): that ordering has no partner here; use smp_store_release() for this store or put smp_wmb() before it [seqlint-barrier-unpaired]}}
 }
 
-int ring_peek(struct ring *r, unsigned int tail)
+int buf_peek(struct buf *b)
 {
-	unsigned int h = READ_ONCE(r->head);
+	bool valid = READ_ONCE(b->valid);
 
-	if (h == tail)
+	if (!valid)
 		return -1;
-	smp_rmb(); // expected-note {{read-side smp_rmb() in 'ring_peek()' is here}}
-	return r->buf[tail % 16];
+	smp_rmb(); // expected-note {{read-side smp_rmb() in 'buf_peek()' is here}}
+	return b->len ? b->data[0] : 0;
 }
 
 /* Reader acquires the flag, writer has nothing. */
