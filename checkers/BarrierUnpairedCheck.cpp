@@ -101,6 +101,7 @@ private:
                              " for this store or put " + Wmb + " before it");
         F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling + " in '" +
                                               fnName(R.FD) + "()' is here"});
+        noteComment(F, M.ROrd->ByLoc, W.FD);
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
         if (W.Fix)
           F.FixIts.push_back(*W.Fix);
@@ -117,12 +118,29 @@ private:
                              " for this load or put " + Rmb + " after it");
         F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling + " in '" +
                                               fnName(W.FD) + "()' is here"});
+        noteComment(F, M.WOrd->ByLoc, R.FD);
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
         if (R.Fix)
           F.FixIts.push_back(*R.Fix);
         emit(F);
       }
     }
+  }
+
+  /// The partner's pairing comment names this function: say so (the
+  /// comment documents the pair this side no longer holds up).
+  void noteComment(Finding &F, SourceLocation PartnerBarrier, const FunctionDecl *Here) {
+    for (const PairingComment &PC : Comments)
+      if (PC.BarrierLoc == PartnerBarrier &&
+          llvm::is_contained(PC.Functions, fnName(Here))) {
+        F.Notes.push_back({PC.BarrierLoc, "its comment says it pairs with " +
+                                              (PC.PartnerBarrier.empty()
+                                                   ? std::string("a barrier")
+                                                   : PC.PartnerBarrier) +
+                                              " in '" + fnName(Here) + "()'"});
+        Explained.insert(PC.BarrierLoc.getRawEncoding()); // one report
+        return;
+      }
   }
 
   void reportStaleComments(Classifier &C) {
@@ -134,6 +152,8 @@ private:
         if (FD->getIdentifier() && FD->doesThisDeclarationHaveABody())
           Defs[FD->getName()] = FD;
     for (const PairingComment &PC : Comments) {
+      if (Explained.count(PC.BarrierLoc.getRawEncoding()))
+        continue;
       unsigned Need = PC.Side == PairWrite  ? (unsigned)PairRead
                       : PC.Side == PairRead ? (unsigned)PairWrite
                                             : (unsigned)(PairRead | PairWrite);
@@ -186,6 +206,7 @@ private:
   MpCollector Mp;
   llvm::DenseSet<unsigned> Reported;
   llvm::DenseSet<unsigned> SeenBarriers;
+  llvm::DenseSet<unsigned> Explained; // comments quoted by a pairing finding
   std::vector<PairingComment> Comments;
   llvm::DenseMap<const FunctionDecl *, OrderingSummary> Orderings;
 };

@@ -19,7 +19,8 @@ void req_complete(struct req *r, int status, long result)
 {
 	r->status = status;
 	r->result = result;
-	smp_wmb(); // expected-note {{write-side smp_wmb() in 'req_complete()' is here}}
+	/* Pairs with smp_rmb() in req_poll(). */
+	smp_wmb(); // expected-note {{write-side smp_wmb() in 'req_complete()' is here}} expected-note {{its comment says it pairs with smp_rmb() in 'req_poll()'}}
 	WRITE_ONCE(r->done, 1);
 }
 
