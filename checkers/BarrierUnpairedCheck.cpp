@@ -21,6 +21,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -37,6 +39,16 @@ std::string fnName(const FunctionDecl *FD) {
 
 bool isAcq(Order O) { return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst; }
 bool isRel(Order O) { return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst; }
+
+/// `return;`, `return 0;`, `return false;`: a config stub.
+bool isConstantReturn(const Stmt *S) {
+  const auto *R = dyn_cast<ReturnStmt>(S);
+  if (!R)
+    return false;
+  const Expr *V = R->getRetValue();
+  return !V || isa<IntegerLiteral>(V->IgnoreParenImpCasts()) ||
+         isa<CXXBoolLiteralExpr>(V->IgnoreParenImpCasts());
+}
 
 class BarrierUnpairedCheck : public Check {
 public:
@@ -165,6 +177,12 @@ private:
           AllStale = false; // defined elsewhere: cannot tell
           break;
         }
+        // An empty stub (the #else of a config option) says nothing.
+        if (const auto *Body = dyn_cast_or_null<CompoundStmt>(It->second->getBody()))
+          if (Body->size() == 0 || (Body->size() == 1 && isConstantReturn(Body->body_front()))) {
+            AllStale = false;
+            break;
+          }
         OrderingSummary S = summaryOf(It->second, C);
         if (S.Unknown || (S.Sides & Need)) {
           AllStale = false;

@@ -90,11 +90,15 @@ bool isFlagValue(const Expr *V, ASTContext &Ctx) {
   V = V->IgnoreParenImpCasts();
   if (V->isValueDependent())
     return false;
-  QualType T = V->getType();
-  if (T->isPointerType() || T->isBooleanType() || T->isNullPtrType())
-    return true;
+  // Storing 0/NULL/false clears a flag: readers that see it do not go on to
+  // read data, so it publishes nothing.
+  if (V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return false;
   Expr::EvalResult R;
-  return V->EvaluateAsInt(R, Ctx);
+  if (V->EvaluateAsInt(R, Ctx))
+    return !R.Val.getInt().isZero();
+  QualType T = V->getType();
+  return T->isPointerType() || T->isBooleanType();
 }
 
 /// Accessors of atomic_t, local_t and friends: counters, not flags.
@@ -266,7 +270,15 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        S.Data.push_back({DId, Rel, E.Loc, DK.displayName(), State, ByLoc, BySp});
+        // Stored again after the flag: the flag does not publish it.
+        bool StoredAfter = false;
+        for (size_t K = I + 1; K < Seq.size() && !StoredAfter; ++K)
+          StoredAfter = (Seq[K]->Kind == EventKind::Store || Seq[K]->Kind == EventKind::RMW) &&
+                        Seq[K]->Key >= 0 && identity(T.key(Seq[K]->Key)) == DId;
+        if (StoredAfter)
+          continue;
+        S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State,
+                          ByLoc, BySp});
       }
       if (!S.Data.empty()) {
         S.Fix = Fix(T, F, true);
@@ -275,7 +287,10 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
       continue;
     }
 
-    if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain)) {
+    // rcu_dereference_protected()/rcu_access_pointer(): the updater side
+    // under its lock, or no dereference at all.
+    if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain) &&
+        !F.ApiName.ends_with("_protected") && F.ApiName != "rcu_access_pointer") {
       // Reader: a marked flag load, data loads after it.
       MpSide S;
       S.FD = T.FD;
@@ -335,7 +350,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        MpData Dt{DId, Rel, E.Loc, DK.displayName(), State, ByLoc, BySp};
+        MpData Dt{DId, Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State, ByLoc,
+                  BySp};
         if (Dep && State == MpOrder::None) {
           Dt.By = MpOrder::Dependency;
           Dt.ByLoc = F.Loc;
@@ -368,8 +384,12 @@ std::vector<MpMatch> MpCollector::match() const {
           if (WD.Id != RD.Id || !(WD.Rel & RD.Rel) || Excluded.count(WD.Id) ||
               OrderedIds.count(WD.Id))
             continue;
-          Any = true;
           bool WU = WD.By == MpOrder::None, RU = RD.By == MpOrder::None;
+          // Marked on both sides and ordered on neither: an independent
+          // lockless variable, not data behind the flag.
+          if (WU && RU && WD.Marked && RD.Marked)
+            continue;
+          Any = true;
           if (WU)
             M.WriterOrdered = false;
           else if (!M.WOrd)

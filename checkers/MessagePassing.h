@@ -52,6 +52,7 @@ enum MpRel : unsigned {
 struct MpData {
   const clang::ValueDecl *Id = nullptr;
   unsigned Rel = 0; // MpRel bits
+  bool Marked = false; // WRITE_ONCE/READ_ONCE or atomic, not plain
   clang::SourceLocation Loc;
   std::string Name;
   MpOrder By = MpOrder::None;

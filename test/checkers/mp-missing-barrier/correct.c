@@ -328,3 +328,94 @@ int job_result(struct job *j)
 	wait_for_it();
 	return j->out;
 }
+
+/* From the Linux 6.12 run. Clearing a flag publishes nothing
+ * (kernel/workqueue.c: WRITE_ONCE(worker->sleeping, 0)). */
+struct worker {
+	unsigned long current_at;
+	int sleeping;
+};
+
+void worker_running(struct worker *w, unsigned long now)
+{
+	w->current_at = now;
+	WRITE_ONCE(w->sleeping, 0);
+}
+
+int worker_tick(struct worker *w, unsigned long now)
+{
+	if (READ_ONCE(w->sleeping) || now - w->current_at < 10)
+		return 0;
+	return 1;
+}
+
+/* Independent lockless fields, each marked on both sides, no barrier
+ * anywhere (mm/vmscan.c kswapd_order/kswapd_highest_zoneidx,
+ * net/netlink dst_portid/dst_group). */
+struct hint {
+	int order;
+	int zoneidx;
+};
+
+void hint_reset(struct hint *h)
+{
+	WRITE_ONCE(h->order, 3);
+	WRITE_ONCE(h->zoneidx, 4);
+}
+
+int hint_get(struct hint *h)
+{
+	int z = READ_ONCE(h->zoneidx);
+
+	if (z == 4)
+		return READ_ONCE(h->order);
+	return z;
+}
+
+/* A datum stored again after the publication is not published by it
+ * (kernel/sched/topology.c sched_domains_numa_levels). */
+static int nr_levels_g;
+static int *distances_g;
+
+void numa_init(int *d, int n)
+{
+	nr_levels_g = 0;
+	rcu_assign_pointer(distances_g, d);
+	nr_levels_g = n;
+}
+
+int numa_find(int dist)
+{
+	int i, *d;
+
+	rcu_read_lock();
+	d = rcu_dereference(distances_g);
+	if (d)
+		for (i = 0; i < nr_levels_g; i++)
+			if (d[i] == dist)
+				break;
+	rcu_read_unlock();
+	return 0;
+}
+
+/* rcu_dereference_protected(): the updater under its lock, not a reader
+ * (net/netlink/af_netlink.c netlink_update_listeners()). */
+struct table {
+	unsigned int groups;
+	int *listeners;
+};
+
+void table_create(struct table *t, int *l, unsigned int g)
+{
+	t->groups = g;
+	rcu_assign_pointer(t->listeners, l);
+}
+
+unsigned int table_update(struct table *t)
+{
+	int *l = rcu_dereference_protected(t->listeners, 1);
+
+	if (!l)
+		return 0;
+	return t->groups;
+}
