@@ -84,6 +84,26 @@ const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
 
 /// A flag-like value: a constant, a boolean or a pointer (publication); not
 /// a computed number (sizes, times, indexes are data of their own).
+/// 0, NULL or false, also through the temporaries of a macro
+/// (rcu_assign_pointer() copies its value into a local first).
+bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().isZero();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (V->hasLocalStorage() && V->getInit())
+        return isZeroValue(V->getInit(), Ctx, Depth + 1);
+  return false;
+}
+
 bool isFlagValue(const Expr *V, ASTContext &Ctx) {
   if (!V)
     return false;
@@ -92,7 +112,7 @@ bool isFlagValue(const Expr *V, ASTContext &Ctx) {
     return false;
   // Storing 0/NULL/false clears a flag: readers that see it do not go on to
   // read data, so it publishes nothing.
-  if (V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+  if (isZeroValue(V, Ctx))
     return false;
   Expr::EvalResult R;
   if (V->EvaluateAsInt(R, Ctx))

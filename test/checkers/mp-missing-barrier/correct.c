@@ -384,6 +384,13 @@ void numa_init(int *d, int n)
 	nr_levels_g = n;
 }
 
+/* Unpublishing with rcu_assign_pointer(p, NULL) publishes nothing. */
+void numa_reset(void)
+{
+	nr_levels_g = 0;
+	rcu_assign_pointer(distances_g, NULL);
+}
+
 int numa_find(int dist)
 {
 	int i, *d;
