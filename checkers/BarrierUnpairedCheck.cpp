@@ -37,8 +37,12 @@ std::string fnName(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
 }
 
-bool isAcq(Order O) { return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst; }
-bool isRel(Order O) { return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst; }
+bool isAcq(Order O) {
+  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
+}
+bool isRel(Order O) {
+  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
+}
 
 /// `return;`, `return 0;`, `return false;`: a config stub.
 bool isConstantReturn(const Stmt *S) {
@@ -56,10 +60,11 @@ public:
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
-    Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
-      return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
-                    : insertAfterStatement(T, E.S, readBarrierSpelling());
-    });
+    Mp.collect(
+        T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
+          return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
+                        : insertAfterStatement(T, E.S, readBarrierSpelling());
+        });
     Orderings[T.FD] = orderingOf(T, C);
     const SourceManager &SM = Ctx->Ctx->getSourceManager();
     for (const BlockEvents &BE : T.Blocks)
@@ -99,20 +104,26 @@ private:
     bool Linux = Wmb == "smp_wmb()";
     std::string Release = Linux ? "smp_store_release()" : "a store-release";
     std::string Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
-    auto Ordered = [](MpOrder O) { return O == MpOrder::Barrier || O == MpOrder::Access; };
+    auto Ordered = [](MpOrder O) {
+      return O == MpOrder::Barrier || O == MpOrder::Access;
+    };
     for (const MpMatch &M : Mp.match()) {
       const MpSide &W = *M.W, &R = *M.R;
       if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        Finding F = make(W.FlagLoc,
-                         "'" + W.FlagName + "' is published here after the store to '" +
-                             M.WD->Name + "' with no write barrier in between, but its "
-                             "reader in '" + fnName(R.FD) + "()' orders its loads with " +
-                             M.ROrd->BySpelling +
-                             ": that ordering has no partner here; use " + Release +
-                             " for this store or put " + Wmb + " before it");
-        F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling + " in '" +
-                                              fnName(R.FD) + "()' is here"});
+        Finding F =
+            make(W.FlagLoc,
+                 "'" + W.FlagName + "' is published here after the store to '" +
+                     M.WD->Name +
+                     "' with no write barrier in between, but its "
+                     "reader in '" +
+                     fnName(R.FD) + "()' orders its loads with " +
+                     M.ROrd->BySpelling +
+                     ": that ordering has no partner here; use " + Release +
+                     " for this store or put " + Wmb + " before it");
+        F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling +
+                                              " in '" + fnName(R.FD) +
+                                              "()' is here"});
         noteComment(F, M.ROrd->ByLoc, W.FD);
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
         if (W.Fix)
@@ -121,15 +132,20 @@ private:
       }
       if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
-        Finding F = make(R.FlagLoc,
-                         "'" + M.RD->Name + "' is read after '" + R.FlagName +
-                             "' with no read barrier, acquire or address dependency, "
-                             "but its writer in '" + fnName(W.FD) + "()' publishes it "
-                             "with " + M.WOrd->BySpelling +
-                             ": that ordering has no partner here; use " + Acquire +
-                             " for this load or put " + Rmb + " after it");
-        F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling + " in '" +
-                                              fnName(W.FD) + "()' is here"});
+        Finding F =
+            make(R.FlagLoc,
+                 "'" + M.RD->Name + "' is read after '" + R.FlagName +
+                     "' with no read barrier, acquire or address dependency, "
+                     "but its writer in '" +
+                     fnName(W.FD) +
+                     "()' publishes it "
+                     "with " +
+                     M.WOrd->BySpelling +
+                     ": that ordering has no partner here; use " + Acquire +
+                     " for this load or put " + Rmb + " after it");
+        F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling +
+                                              " in '" + fnName(W.FD) +
+                                              "()' is here"});
         noteComment(F, M.WOrd->ByLoc, R.FD);
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
         if (R.Fix)
@@ -141,7 +157,8 @@ private:
 
   /// The partner's pairing comment names this function: say so (the
   /// comment documents the pair this side no longer holds up).
-  void noteComment(Finding &F, SourceLocation PartnerBarrier, const FunctionDecl *Here) {
+  void noteComment(Finding &F, SourceLocation PartnerBarrier,
+                   const FunctionDecl *Here) {
     for (const PairingComment &PC : Comments)
       if (PC.BarrierLoc == PartnerBarrier &&
           llvm::is_contained(PC.Functions, fnName(Here))) {
@@ -178,8 +195,10 @@ private:
           break;
         }
         // An empty stub (the #else of a config option) says nothing.
-        if (const auto *Body = dyn_cast_or_null<CompoundStmt>(It->second->getBody()))
-          if (Body->size() == 0 || (Body->size() == 1 && isConstantReturn(Body->body_front()))) {
+        if (const auto *Body =
+                dyn_cast_or_null<CompoundStmt>(It->second->getBody()))
+          if (Body->size() == 0 ||
+              (Body->size() == 1 && isConstantReturn(Body->body_front()))) {
             AllStale = false;
             break;
           }
@@ -193,17 +212,21 @@ private:
       }
       if (!AllStale || !First)
         continue;
-      std::string Kind = Need == PairRead    ? "read barrier, acquire or dependency load"
+      std::string Kind = Need == PairRead
+                             ? "read barrier, acquire or dependency load"
                          : Need == PairWrite ? "write barrier or release"
                                              : "barrier, acquire or release";
-      std::string Named = PC.PartnerBarrier.empty() ? "" : PC.PartnerBarrier + " in ";
-      Finding F = make(PC.BarrierLoc,
-                       "the comment says " + PC.BarrierSpelling + " pairs with " + Named +
-                           "'" + fnName(First) + "()', but '" + fnName(First) +
-                           "()' has no " + Kind +
-                           " that could pair with it: the comment is stale or the "
-                           "partner lost its barrier; fix the partner or the comment");
-      F.Notes.push_back({First->getLocation(), "'" + fnName(First) + "()' is defined here"});
+      std::string Named =
+          PC.PartnerBarrier.empty() ? "" : PC.PartnerBarrier + " in ";
+      Finding F =
+          make(PC.BarrierLoc,
+               "the comment says " + PC.BarrierSpelling + " pairs with " +
+                   Named + "'" + fnName(First) + "()', but '" + fnName(First) +
+                   "()' has no " + Kind +
+                   " that could pair with it: the comment is stale or the "
+                   "partner lost its barrier; fix the partner or the comment");
+      F.Notes.push_back(
+          {First->getLocation(), "'" + fnName(First) + "()' is defined here"});
       emit(F);
     }
   }

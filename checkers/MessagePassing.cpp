@@ -177,13 +177,14 @@ const ValueDecl *MpCollector::identity(const LocationKey &K) {
   return nullptr;
 }
 
-void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix) {
+void MpCollector::collect(const FunctionTrace &T, Classifier &C,
+                          const FixMaker &Fix) {
   // TU-wide: counters and read-modify-write targets are not flags or data
   // of a message-passing pair.
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events)
-      if (E.Key >= 0 && (E.Kind == EventKind::RMW || E.Kind == EventKind::CounterInc ||
-                         E.Counter))
+      if (E.Key >= 0 && (E.Kind == EventKind::RMW ||
+                         E.Kind == EventKind::CounterInc || E.Counter))
         if (const ValueDecl *Id = identity(T.key(E.Key)))
           Excluded.insert(Id);
   for (int K : T.Counters)
@@ -281,8 +282,9 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
         unsigned Rel = 0;
         if (DK.Base && DK.Base == FK.Base)
           Rel |= RelSameObject;
-        if (DK.Storage == LocationKey::Global && FK.Storage == LocationKey::Global &&
-            !DK.ViaPointer && !FK.ViaPointer)
+        if (DK.Storage == LocationKey::Global &&
+            FK.Storage == LocationKey::Global && !DK.ViaPointer &&
+            !FK.ViaPointer)
           Rel |= RelGlobals;
         if (refersTo(storedValue(F.S), DK.Base))
           Rel |= RelPointee;
@@ -293,12 +295,13 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
         // Stored again after the flag: the flag does not publish it.
         bool StoredAfter = false;
         for (size_t K = I + 1; K < Seq.size() && !StoredAfter; ++K)
-          StoredAfter = (Seq[K]->Kind == EventKind::Store || Seq[K]->Kind == EventKind::RMW) &&
+          StoredAfter = (Seq[K]->Kind == EventKind::Store ||
+                         Seq[K]->Kind == EventKind::RMW) &&
                         Seq[K]->Key >= 0 && identity(T.key(Seq[K]->Key)) == DId;
         if (StoredAfter)
           continue;
-        S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State,
-                          ByLoc, BySp});
+        S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
+                          DK.displayName(), State, ByLoc, BySp});
       }
       if (!S.Data.empty()) {
         S.Fix = Fix(T, F, true);
@@ -310,7 +313,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
     // rcu_dereference_protected()/rcu_access_pointer(): the updater side
     // under its lock, or no dereference at all.
     if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain) &&
-        !F.ApiName.ends_with("_protected") && F.ApiName != "rcu_access_pointer") {
+        !F.ApiName.ends_with("_protected") &&
+        F.ApiName != "rcu_access_pointer") {
       // Reader: a marked flag load, data loads after it.
       MpSide S;
       S.FD = T.FD;
@@ -318,8 +322,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
       S.FlagLoc = F.Loc;
       S.FlagName = FK.displayName();
       S.FlagSpelling = spellingOf(F);
-      S.Tested = Conds.Nodes.count(F.S) ||
-                 (F.Use == ValueUse::Assigned && F.Var && Conds.Vars.count(F.Var));
+      S.Tested = Conds.Nodes.count(F.S) || (F.Use == ValueUse::Assigned &&
+                                            F.Var && Conds.Vars.count(F.Var));
       if (!S.Tested)
         continue;
       MpOrder State = isAcquire(F.Ord) ? MpOrder::Access : MpOrder::None;
@@ -342,7 +346,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
         }
         // `p = READ_ONCE(head)` defines p from the flag load itself; any
         // later assignment to p ends the dependency.
-        if (E.Kind == EventKind::LocalDef && E.Var == DepVar && !containsStmt(E.S, F.S))
+        if (E.Kind == EventKind::LocalDef && E.Var == DepVar &&
+            !containsStmt(E.S, F.S))
           DepVar = nullptr;
         if (mayOrder(E, C))
           Unknown = true;
@@ -361,8 +366,9 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
           Rel |= RelPointee;
         else if (DK.Base && DK.Base == FK.Base)
           Rel |= RelSameObject;
-        else if (DK.Storage == LocationKey::Global && FK.Storage == LocationKey::Global &&
-                 !DK.ViaPointer && !FK.ViaPointer)
+        else if (DK.Storage == LocationKey::Global &&
+                 FK.Storage == LocationKey::Global && !DK.ViaPointer &&
+                 !FK.ViaPointer)
           Rel |= RelGlobals;
         if (!Rel)
           continue;
@@ -370,8 +376,9 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C, const FixMaker 
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        MpData Dt{DId, Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State, ByLoc,
-                  BySp};
+        MpData Dt{
+            DId,   Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State,
+            ByLoc, BySp};
         if (Dep && State == MpOrder::None) {
           Dt.By = MpOrder::Dependency;
           Dt.ByLoc = F.Loc;
@@ -434,7 +441,9 @@ std::vector<MpMatch> MpCollector::match() const {
 }
 
 bool hasExplicitPartner(const std::vector<MpMatch> &Matches, const MpSide *S) {
-  auto Explicit = [](MpOrder O) { return O == MpOrder::Barrier || O == MpOrder::Access; };
+  auto Explicit = [](MpOrder O) {
+    return O == MpOrder::Barrier || O == MpOrder::Access;
+  };
   for (const MpMatch &M : Matches) {
     if (M.W == S && !M.WriterOrdered && M.ReaderOrdered && Explicit(M.ReaderBy))
       return true;
@@ -531,8 +540,9 @@ bool isOrderingApi(const ApiEntry *E) {
     return E->Ord == Order::Acquire;
   if (E->R == Role::Store)
     return E->Ord == Order::Release || E->Ord == Order::SeqCst;
-  return E->R == Role::RMW || E->R == Role::WriteBegin || E->R == Role::WriteEnd ||
-         E->R == Role::ReadBegin || E->R == Role::ReadRetry;
+  return E->R == Role::RMW || E->R == Role::WriteBegin ||
+         E->R == Role::WriteEnd || E->R == Role::ReadBegin ||
+         E->R == Role::ReadRetry;
 }
 
 } // namespace
@@ -547,16 +557,17 @@ std::optional<PairingComment> scanPairingComment(const SourceManager &SM,
     return std::nullopt;
   std::string Lower = StringRef(Text).lower();
   StringRef Low = Lower;
-  bool Pairing = Low.contains("pair") || Low.contains("match") || Low.contains("see ") ||
-                 Low.contains("against") || Low.contains("counterpart") ||
-                 Low.contains("partner");
+  bool Pairing = Low.contains("pair") || Low.contains("match") ||
+                 Low.contains("see ") || Low.contains("against") ||
+                 Low.contains("counterpart") || Low.contains("partner");
   if (!Pairing)
     return std::nullopt;
   PairingComment PC;
   static const Regex Call("([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\([ \t]*\\)");
   StringRef Cur = Text;
   SmallVector<StringRef, 2> M;
-  static const Regex Word("(^|[^a-z0-9_])(barriers?|acquire|release|ordering)([^a-z0-9_]|$)");
+  static const Regex Word(
+      "(^|[^a-z0-9_])(barriers?|acquire|release|ordering)([^a-z0-9_]|$)");
   bool BarrierWord = Word.match(Low);
   while (Call.match(Cur, &M)) {
     StringRef Name = M[1];

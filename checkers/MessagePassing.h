@@ -51,7 +51,7 @@ enum MpRel : unsigned {
 
 struct MpData {
   const clang::ValueDecl *Id = nullptr;
-  unsigned Rel = 0; // MpRel bits
+  unsigned Rel = 0;    // MpRel bits
   bool Marked = false; // WRITE_ONCE/READ_ONCE or atomic, not plain
   clang::SourceLocation Loc;
   std::string Name;
@@ -120,10 +120,10 @@ enum PairSide : unsigned { PairWrite = 1, PairRead = 2 };
 /// smp_wmb() in foo()".
 struct PairingComment {
   clang::SourceLocation BarrierLoc;
-  std::string BarrierSpelling;   // "smp_rmb()"
-  unsigned Side = 0;             // PairSide bits this barrier orders
+  std::string BarrierSpelling;        // "smp_rmb()"
+  unsigned Side = 0;                  // PairSide bits this barrier orders
   std::vector<std::string> Functions; // "in foo()" names
-  std::string PartnerBarrier;    // "smp_wmb()" as named, may be empty
+  std::string PartnerBarrier;         // "smp_wmb()" as named, may be empty
 };
 
 /// Reads the comment on the line of Loc or on the lines just above it and

@@ -35,10 +35,11 @@ public:
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
-    Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
-      return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
-                    : insertAfterStatement(T, E.S, readBarrierSpelling());
-    });
+    Mp.collect(
+        T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
+          return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
+                        : insertAfterStatement(T, E.S, readBarrierSpelling());
+        });
   }
 
   void translationUnitDone(Classifier &) override {
@@ -54,18 +55,21 @@ public:
       const MpSide &W = *M.W, &R = *M.R;
       // The writer: nothing orders its data before the flag, and the reader
       // either has nothing either or only an address dependency.
-      if (WU && ((RU && R.Tested) || (!RU && M.ReaderBy == MpOrder::Dependency)) &&
+      if (WU &&
+          ((RU && R.Tested) || (!RU && M.ReaderBy == MpOrder::Dependency)) &&
           !hasExplicitPartner(Matches, &W) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        Finding F = make(
-            W.FlagLoc,
-            "'" + W.FlagName + "' is published here after the store to '" +
-                M.WD->Name +
-                "' with no write barrier in between: a reader that sees the new "
-                "value can still read the old data; use " +
-                Release + " for this store or put " + Wmb + " before it");
+        Finding F =
+            make(W.FlagLoc,
+                 "'" + W.FlagName + "' is published here after the store to '" +
+                     M.WD->Name +
+                     "' with no write barrier in between: a reader that sees "
+                     "the new "
+                     "value can still read the old data; use " +
+                     Release + " for this store or put " + Wmb + " before it");
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
-        F.Notes.push_back({R.FlagLoc, "'" + W.FlagName + "' is read here, in '" +
+        F.Notes.push_back({R.FlagLoc, "'" + W.FlagName +
+                                          "' is read here, in '" +
                                           fnName(R.FD) + "()', and '" +
                                           M.RD->Name + "' after it"});
         if (W.Fix)
@@ -82,7 +86,8 @@ public:
                 "between: it can be older than the flag; use " +
                 Acquire + " for the flag or put " + Rmb + " after this load");
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
-        F.Notes.push_back({W.FlagLoc, "'" + R.FlagName + "' is published here, in '" +
+        F.Notes.push_back({W.FlagLoc, "'" + R.FlagName +
+                                          "' is published here, in '" +
                                           fnName(W.FD) + "()', after '" +
                                           M.WD->Name + "' is stored"});
         if (R.Fix)
