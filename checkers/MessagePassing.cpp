@@ -6,6 +6,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
 
@@ -223,6 +224,14 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
     }
   }
 
+  // Where each field or global is stored last in the sequence.
+  llvm::DenseMap<const ValueDecl *, size_t> LastStore;
+  for (size_t I = 0; I != Seq.size(); ++I)
+    if ((Seq[I]->Kind == EventKind::Store || Seq[I]->Kind == EventKind::RMW) &&
+        Seq[I]->Key >= 0)
+      if (const ValueDecl *Id = identity(T.key(Seq[I]->Key)))
+        LastStore[Id] = I;
+
   Conditions Conds;
   Conds.walk(T.FD->getBody());
   ASTContext &Ctx = C.context();
@@ -293,12 +302,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
         // Stored again after the flag: the flag does not publish it.
-        bool StoredAfter = false;
-        for (size_t K = I + 1; K < Seq.size() && !StoredAfter; ++K)
-          StoredAfter = (Seq[K]->Kind == EventKind::Store ||
-                         Seq[K]->Kind == EventKind::RMW) &&
-                        Seq[K]->Key >= 0 && identity(T.key(Seq[K]->Key)) == DId;
-        if (StoredAfter)
+        auto Last = LastStore.find(DId);
+        if (Last != LastStore.end() && Last->second > I)
           continue;
         S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
                           DK.displayName(), State, ByLoc, BySp});
