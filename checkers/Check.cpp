@@ -29,6 +29,8 @@ std::string Check::writeBarrierSpelling() const {
     return "rte_smp_wmb();";
   if (M.isDefined("seqlint_smp_wmb"))
     return "seqlint_smp_wmb();";
+  if (M.isDefined("pg_write_barrier"))
+    return "pg_write_barrier();";
   return "atomic_thread_fence(memory_order_release);";
 }
 
@@ -40,6 +42,8 @@ std::string Check::readBarrierSpelling() const {
     return "rte_smp_rmb();";
   if (M.isDefined("seqlint_smp_rmb"))
     return "seqlint_smp_rmb();";
+  if (M.isDefined("pg_read_barrier"))
+    return "pg_read_barrier();";
   return "atomic_thread_fence(memory_order_acquire);";
 }
 

@@ -13,6 +13,8 @@ std::unique_ptr<Check> createAccessPlainRereadCheck();
 std::unique_ptr<Check> createBarrierWrongKindCheck();
 std::unique_ptr<Check> createBarrierMisplacedCheck();
 std::unique_ptr<Check> createSeqcountWriteUnlockedCheck();
+std::unique_ptr<Check> createBarrierUnpairedCheck();
+std::unique_ptr<Check> createMpMissingBarrierCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
@@ -27,6 +29,8 @@ const std::vector<CheckInfo> &allChecks() {
       {"access-plain-reread", false, createAccessPlainRereadCheck},
       {"barrier-wrong-kind", true, createBarrierWrongKindCheck},
       {"barrier-misplaced", true, createBarrierMisplacedCheck},
+      {"barrier-unpaired", false, createBarrierUnpairedCheck},
+      {"mp-missing-barrier", false, createMpMissingBarrierCheck},
   };
   return Checks;
 }

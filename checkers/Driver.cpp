@@ -189,6 +189,7 @@ public:
   bool Strong = false;      // can make a section on its own
   bool Weak = false;        // an unordered ONCE-style API function call
   bool CounterLike = false; // x++, x += 1, v + 1, v & 1, v & ~1, v % 2
+  bool CounterParity = false; // the low bit of a counter-named value tested
 
   bool VisitStmt(Stmt *S) {
     if (isa<AtomicExpr>(S))
@@ -207,8 +208,21 @@ public:
       auto Op = BO->getOpcode();
       if (Op == BO_AddAssign || Op == BO_Add || Op == BO_And || Op == BO_Rem)
         if (isa<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts()) ||
-            isa<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts()))
+            isa<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts())) {
           CounterLike = true;
+          // `cnt & 1`: a hand-written seqcount with no marked access at all
+          // (the bug itself: PostgreSQL's st_changecount before 2014).
+          if (Op == BO_And || Op == BO_Rem) {
+            const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+            const NamedDecl *N = nullptr;
+            if (const auto *ME = dyn_cast<MemberExpr>(L))
+              N = ME->getMemberDecl();
+            else if (const auto *DR = dyn_cast<DeclRefExpr>(L))
+              N = DR->getDecl();
+            if (N && N->getIdentifier() && isCounterLikeName(N->getName()))
+              CounterParity = true;
+          }
+        }
     }
     if (auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *F = calleeOf(CE))
@@ -250,7 +264,7 @@ bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, CheckScope
   bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
   // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
   // step or a low-bit test somewhere.
-  return Marked && (AnyMarked || Finder.CounterLike);
+  return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.CounterParity;
 }
 
 /// Every function definition in the TU: C functions, C++ methods and

@@ -181,6 +181,35 @@ ApiModel::ApiModel() {
                       "pthread_spin_unlock"})
     add(N, role(Role::Unlock, Family::Posix));
 
+  // --- PostgreSQL: src/include/port/atomics.h, storage/{s_lock,lwlock}.h ------
+  add("pg_memory_barrier", barrier(BarrierKind::Full, Family::Postgres));
+  add("pg_read_barrier", barrier(BarrierKind::Read, Family::Postgres));
+  add("pg_write_barrier", barrier(BarrierKind::Write, Family::Postgres));
+  add("pg_compiler_barrier", barrier(BarrierKind::Compiler, Family::Postgres));
+  for (StringRef N : {"pg_atomic_read_u32", "pg_atomic_read_u64"})
+    add(N, access(Role::Load, Order::Once, true, Family::Postgres));
+  for (StringRef N : {"pg_atomic_read_membarrier_u32", "pg_atomic_read_membarrier_u64"})
+    add(N, access(Role::Load, Order::SeqCst, true, Family::Postgres));
+  for (StringRef N : {"pg_atomic_write_u32", "pg_atomic_write_u64",
+                      "pg_atomic_unlocked_write_u32", "pg_atomic_unlocked_write_u64"})
+    add(N, access(Role::Store, Order::Once, true, Family::Postgres));
+  for (StringRef N : {"pg_atomic_write_membarrier_u32", "pg_atomic_write_membarrier_u64"})
+    add(N, access(Role::Store, Order::SeqCst, true, Family::Postgres));
+  // Every pg_atomic read-modify-write is a full barrier.
+  for (StringRef N :
+       {"pg_atomic_fetch_add_u32", "pg_atomic_fetch_add_u64", "pg_atomic_fetch_sub_u32",
+        "pg_atomic_fetch_sub_u64", "pg_atomic_fetch_and_u32", "pg_atomic_fetch_and_u64",
+        "pg_atomic_fetch_or_u32", "pg_atomic_fetch_or_u64", "pg_atomic_add_fetch_u32",
+        "pg_atomic_add_fetch_u64", "pg_atomic_sub_fetch_u32", "pg_atomic_sub_fetch_u64",
+        "pg_atomic_exchange_u32", "pg_atomic_exchange_u64",
+        "pg_atomic_compare_exchange_u32", "pg_atomic_compare_exchange_u64",
+        "pg_atomic_test_set_flag"})
+    add(N, access(Role::RMW, Order::SeqCst, true, Family::Postgres));
+  for (StringRef N : {"SpinLockAcquire", "LWLockAcquire", "LWLockConditionalAcquire"})
+    add(N, role(Role::Lock, Family::Postgres));
+  for (StringRef N : {"SpinLockRelease", "LWLockRelease"})
+    add(N, role(Role::Unlock, Family::Postgres));
+
   // --- Side effects that must never repeat on a retry ------------------------
   for (StringRef N :
        {"printk", "_printk", "printk_deferred", "pr_emerg", "pr_alert", "pr_crit",

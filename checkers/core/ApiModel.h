@@ -54,7 +54,7 @@ enum class Order : unsigned char {
 };
 
 /// Which API family an entry comes from; used for fix-it spelling and docs.
-enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc };
+enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc, Postgres };
 
 struct ApiEntry {
   Role R;

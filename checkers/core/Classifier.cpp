@@ -201,6 +201,15 @@ bool isSeqcountLikeName(StringRef Name) {
   return R.match(Name);
 }
 
+} // namespace
+
+bool isCounterLikeName(StringRef Name) {
+  return isSeqcountLikeName(Name) || Name.ends_with_insensitive("count") ||
+         Name.ends_with_insensitive("cnt");
+}
+
+namespace {
+
 class FunctionClassifier {
 public:
   FunctionClassifier(Classifier &C, FunctionTrace &T)
@@ -1149,7 +1158,12 @@ void FunctionClassifier::run(const Stmt *Body) {
       auto It = Begins.find(Ev.Key);
       if (It == Begins.end() || !is_contained(It->second, Ev.Var))
         continue;
-      if (!isSeqcountLikeName(T.Keys[Ev.Key].leafName()))
+      // A change count (PostgreSQL's st_changecount) is a seqcount when its
+      // low bit is tested.
+      StringRef Leaf = T.Keys[Ev.Key].leafName();
+      if (!isSeqcountLikeName(Leaf) &&
+          !(isCounterLikeName(Leaf) &&
+            (T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key))))
         continue;
       auto &Vars = T.OpenReaders[Ev.Key];
       if (!is_contained(Vars, Ev.Var))
@@ -1217,9 +1231,13 @@ void FunctionClassifier::run(const Stmt *Body) {
   for (auto &[Key, N] : Incs) {
     if (N < 2 || T.Counters.count(Key))
       continue;
-    if (!isSeqcountLikeName(T.Keys[Key].leafName()))
+    StringRef Leaf = T.Keys[Key].leafName();
+    bool OddTested = T.OddCheckedKeys.count(Key);
+    if (!isSeqcountLikeName(Leaf) && !(isCounterLikeName(Leaf) && OddTested))
       continue;
-    if (!AnyBarrier && !Marked.count(Key))
+    // Evidence it is a seqcount and not a statistic: barriers or marked
+    // accesses, or the writer asserting the count is even again.
+    if (!AnyBarrier && !Marked.count(Key) && !OddTested)
       continue;
     T.Counters.insert(Key);
     for (BlockEvents &BE : T.Blocks)

@@ -92,6 +92,10 @@ private:
 /// except across loop back edges (reverse post-order).
 std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
 
+/// A name that reads like a sequence or change counter (seq, gen, version,
+/// ...count, ...cnt).
+bool isCounterLikeName(llvm::StringRef Name);
+
 /// Name of the callee of a call, looking through _Generic selection.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Call);
 

@@ -62,12 +62,15 @@ const check_info g_checks[] = {
      "publishing store."},
     {"barrier-unpaired",
      "Write-side barrier without a read-side counterpart (or the reverse).",
-     "A write-side barrier or release whose data is read elsewhere with no read-side "
-     "barrier, acquire or dependency, or the reverse."},
+     "A write-side barrier or release whose data is read in another function of the "
+     "same translation unit with no read-side barrier, acquire or dependency, or the "
+     "reverse; or a pairing comment (\"pairs with smp_rmb() in foo()\") naming a "
+     "function of the file that has no barrier that could pair."},
     {"mp-missing-barrier",
      "Message passing without the barriers it needs.",
      "Data stores followed by a flag or pointer publication with no write barrier or "
-     "release, or a flag load followed by data loads with no read barrier or acquire."},
+     "release, or a flag load followed by data loads with no read barrier, acquire or "
+     "address dependency, where neither side of the pair orders the shared data."},
 };
 
 const size_t g_num_checks = sizeof g_checks / sizeof g_checks[0];

@@ -1,0 +1,261 @@
+//===- BarrierUnpairedCheck.cpp -------------------------------------------===//
+//
+// barrier-unpaired: a barrier that has lost its partner.
+//
+//  1. Message passing where one side orders the shared data with an
+//     explicit barrier, a release or an acquire and the other side has
+//     nothing: a write-side smp_wmb()/release whose data is read in another
+//     function of the TU with no read barrier, acquire or address dependency,
+//     and the reverse. Only when the partner side is visible in the TU (it may
+//     live in another file otherwise). Both sides unordered is
+//     mp-missing-barrier's.
+//  2. Pairing comments: "pairs with smp_wmb() in foo()" next to a barrier,
+//     where foo() is defined in this TU and has no barrier, release/acquire,
+//     lock or dependency load of the kind that can pair with this one (and
+//     calls nothing that could hide one). A function not defined in the TU is
+//     not stale: silent.
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+#include "MessagePassing.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace clang;
+
+namespace seqlint {
+namespace {
+
+std::string fnName(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
+}
+
+bool isAcq(Order O) {
+  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
+}
+bool isRel(Order O) {
+  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
+}
+
+/// `return;`, `return 0;`, `return false;`: a config stub.
+bool isConstantReturn(const Stmt *S) {
+  const auto *R = dyn_cast<ReturnStmt>(S);
+  if (!R)
+    return false;
+  const Expr *V = R->getRetValue();
+  return !V || isa<IntegerLiteral>(V->IgnoreParenImpCasts()) ||
+         isa<CXXBoolLiteralExpr>(V->IgnoreParenImpCasts());
+}
+
+class BarrierUnpairedCheck : public Check {
+public:
+  BarrierUnpairedCheck() : Check("barrier-unpaired") {}
+  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
+
+  void functionDone(const FunctionTrace &T, Classifier &C) override {
+    Mp.collect(
+        T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
+          return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
+                        : insertAfterStatement(T, E.S, readBarrierSpelling());
+        });
+    Orderings[T.FD] = orderingOf(T, C);
+    const SourceManager &SM = Ctx->Ctx->getSourceManager();
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        unsigned Side = 0;
+        if (E.Kind == EventKind::Barrier && E.Api) {
+          if (E.Bits & OrdSS)
+            Side |= PairWrite;
+          if (E.Bits & OrdLL)
+            Side |= PairRead;
+        } else if (E.Kind == EventKind::Store && E.Api && isRel(E.Ord)) {
+          Side = PairWrite;
+        } else if (E.Kind == EventKind::Load && E.Api && isAcq(E.Ord)) {
+          Side = PairRead;
+        }
+        if (!Side || !SeenBarriers.insert(E.Loc.getRawEncoding()).second)
+          continue;
+        if (auto PC = scanPairingComment(SM, E.Loc, C.model())) {
+          PC->BarrierLoc = E.Loc;
+          PC->BarrierSpelling = E.ApiName.str() + "()";
+          PC->Side = Side;
+          Comments.push_back(std::move(*PC));
+        }
+      }
+  }
+
+  void translationUnitDone(Classifier &C) override {
+    reportMessagePassing();
+    reportStaleComments(C);
+  }
+
+private:
+  void reportMessagePassing() {
+    std::string Wmb = writeBarrierSpelling(), Rmb = readBarrierSpelling();
+    Wmb.pop_back();
+    Rmb.pop_back();
+    bool Linux = Wmb == "smp_wmb()";
+    std::string Release = Linux ? "smp_store_release()" : "a store-release";
+    std::string Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
+    auto Ordered = [](MpOrder O) {
+      return O == MpOrder::Barrier || O == MpOrder::Access;
+    };
+    for (const MpMatch &M : Mp.match()) {
+      const MpSide &W = *M.W, &R = *M.R;
+      if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
+          Reported.insert(W.FlagLoc.getRawEncoding()).second) {
+        Finding F =
+            make(W.FlagLoc,
+                 "'" + W.FlagName + "' is published here after the store to '" +
+                     M.WD->Name +
+                     "' with no write barrier in between, but its "
+                     "reader in '" +
+                     fnName(R.FD) + "()' orders its loads with " +
+                     M.ROrd->BySpelling +
+                     ": that ordering has no partner here; use " + Release +
+                     " for this store or put " + Wmb + " before it");
+        F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling +
+                                              " in '" + fnName(R.FD) +
+                                              "()' is here"});
+        noteComment(F, M.ROrd->ByLoc, W.FD);
+        F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
+        if (W.Fix)
+          F.FixIts.push_back(*W.Fix);
+        emit(F);
+      }
+      if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
+          Reported.insert(R.FlagLoc.getRawEncoding()).second) {
+        Finding F =
+            make(R.FlagLoc,
+                 "'" + M.RD->Name + "' is read after '" + R.FlagName +
+                     "' with no read barrier, acquire or address dependency, "
+                     "but its writer in '" +
+                     fnName(W.FD) +
+                     "()' publishes it "
+                     "with " +
+                     M.WOrd->BySpelling +
+                     ": that ordering has no partner here; use " + Acquire +
+                     " for this load or put " + Rmb + " after it");
+        F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling +
+                                              " in '" + fnName(W.FD) +
+                                              "()' is here"});
+        noteComment(F, M.WOrd->ByLoc, R.FD);
+        F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
+        if (R.Fix)
+          F.FixIts.push_back(*R.Fix);
+        emit(F);
+      }
+    }
+  }
+
+  /// The partner's pairing comment names this function: say so (the
+  /// comment documents the pair this side no longer holds up).
+  void noteComment(Finding &F, SourceLocation PartnerBarrier,
+                   const FunctionDecl *Here) {
+    for (const PairingComment &PC : Comments)
+      if (PC.BarrierLoc == PartnerBarrier &&
+          llvm::is_contained(PC.Functions, fnName(Here))) {
+        F.Notes.push_back({PC.BarrierLoc, "its comment says it pairs with " +
+                                              (PC.PartnerBarrier.empty()
+                                                   ? std::string("a barrier")
+                                                   : PC.PartnerBarrier) +
+                                              " in '" + fnName(Here) + "()'"});
+        Explained.insert(PC.BarrierLoc.getRawEncoding()); // one report
+        return;
+      }
+  }
+
+  void reportStaleComments(Classifier &C) {
+    if (Comments.empty())
+      return;
+    llvm::StringMap<const FunctionDecl *> Defs;
+    for (const Decl *D : Ctx->Ctx->getTranslationUnitDecl()->decls())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D))
+        if (FD->getIdentifier() && FD->doesThisDeclarationHaveABody())
+          Defs[FD->getName()] = FD;
+    for (const PairingComment &PC : Comments) {
+      if (Explained.count(PC.BarrierLoc.getRawEncoding()))
+        continue;
+      unsigned Need = PC.Side == PairWrite  ? (unsigned)PairRead
+                      : PC.Side == PairRead ? (unsigned)PairWrite
+                                            : (unsigned)(PairRead | PairWrite);
+      bool AllStale = true;
+      const FunctionDecl *First = nullptr;
+      for (const std::string &Name : PC.Functions) {
+        auto It = Defs.find(Name);
+        if (It == Defs.end()) {
+          AllStale = false; // defined elsewhere: cannot tell
+          break;
+        }
+        // An empty stub (the #else of a config option) says nothing.
+        if (const auto *Body =
+                dyn_cast_or_null<CompoundStmt>(It->second->getBody()))
+          if (Body->size() == 0 ||
+              (Body->size() == 1 && isConstantReturn(Body->body_front()))) {
+            AllStale = false;
+            break;
+          }
+        OrderingSummary S = summaryOf(It->second, C);
+        if (S.Unknown || (S.Sides & Need)) {
+          AllStale = false;
+          break;
+        }
+        if (!First)
+          First = It->second;
+      }
+      if (!AllStale || !First)
+        continue;
+      std::string Kind = Need == PairRead
+                             ? "read barrier, acquire or dependency load"
+                         : Need == PairWrite ? "write barrier or release"
+                                             : "barrier, acquire or release";
+      std::string Named =
+          PC.PartnerBarrier.empty() ? "" : PC.PartnerBarrier + " in ";
+      Finding F =
+          make(PC.BarrierLoc,
+               "the comment says " + PC.BarrierSpelling + " pairs with " +
+                   Named + "'" + fnName(First) + "()', but '" + fnName(First) +
+                   "()' has no " + Kind +
+                   " that could pair with it: the comment is stale or the "
+                   "partner lost its barrier; fix the partner or the comment");
+      F.Notes.push_back(
+          {First->getLocation(), "'" + fnName(First) + "()' is defined here"});
+      emit(F);
+    }
+  }
+
+  OrderingSummary summaryOf(const FunctionDecl *FD, Classifier &C) {
+    auto It = Orderings.find(FD);
+    if (It != Orderings.end())
+      return It->second;
+    OrderingSummary S;
+    if (auto T = C.classify(FD))
+      S = orderingOf(*T, C);
+    else
+      S.Unknown = true;
+    Orderings[FD] = S;
+    return S;
+  }
+
+  MpCollector Mp;
+  llvm::DenseSet<unsigned> Reported;
+  llvm::DenseSet<unsigned> SeenBarriers;
+  llvm::DenseSet<unsigned> Explained; // comments quoted by a pairing finding
+  std::vector<PairingComment> Comments;
+  llvm::DenseMap<const FunctionDecl *, OrderingSummary> Orderings;
+};
+
+} // namespace
+
+std::unique_ptr<Check> createBarrierUnpairedCheck() {
+  return std::make_unique<BarrierUnpairedCheck>();
+}
+
+} // namespace seqlint

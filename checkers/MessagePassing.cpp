@@ -1,0 +1,654 @@
+//===- MessagePassing.cpp -------------------------------------------------===//
+#include "MessagePassing.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+namespace {
+
+bool isAcquire(Order O) {
+  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
+}
+bool isRelease(Order O) {
+  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
+}
+
+std::string spellingOf(const Event &E) {
+  if (!E.ApiName.empty())
+    return (E.ApiName + "()").str();
+  return E.Kind == EventKind::Barrier ? "the barrier" : "";
+}
+
+/// Does S mention V (the flag store publishes the object V points to)?
+bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
+  if (!S || !V || Depth > 32)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == V;
+  for (const Stmt *Ch : S->children())
+    if (refersTo(Ch, V, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Is Inner a node of Outer?
+bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
+  if (!Outer || Depth > 32)
+    return false;
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Ch : Outer->children())
+    if (containsStmt(Ch, Inner, Depth + 1))
+      return true;
+  return false;
+}
+
+/// A call that may order memory where we cannot see it (an unknown
+/// function, or one whose body has a barrier, a lock or an ordered access).
+bool mayOrder(const Event &E, Classifier &C) {
+  if (E.Kind != EventKind::Call)
+    return false;
+  if (E.SideEffect) // wake-ups and completions order, logging does not
+    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
+           E.ApiName.contains("work") || E.ApiName.contains("rcu");
+  if (!E.Callee || !E.Callee->hasBody())
+    return true;
+  return C.summary(E.Callee).MayOrder;
+}
+
+/// The value a store event writes (RHS of the assignment inside a
+/// WRITE_ONCE()/smp_store_release() instance, a plain store, an atomic).
+const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 24)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Assign)
+      return BO->getRHS();
+  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
+  for (const Stmt *Ch : S->children())
+    if (const Expr *V = storedValue(Ch, Depth + 1))
+      return V;
+  return nullptr;
+}
+
+/// A flag-like value: a constant, a boolean or a pointer (publication); not
+/// a computed number (sizes, times, indexes are data of their own).
+/// 0, NULL or false, also through the temporaries of a macro
+/// (rcu_assign_pointer() copies its value into a local first).
+bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().isZero();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (V->hasLocalStorage() && V->getInit())
+        return isZeroValue(V->getInit(), Ctx, Depth + 1);
+  return false;
+}
+
+bool isFlagValue(const Expr *V, ASTContext &Ctx) {
+  if (!V)
+    return false;
+  V = V->IgnoreParenImpCasts();
+  if (V->isValueDependent())
+    return false;
+  // Storing 0/NULL/false clears a flag: readers that see it do not go on to
+  // read data, so it publishes nothing.
+  if (isZeroValue(V, Ctx))
+    return false;
+  Expr::EvalResult R;
+  if (V->EvaluateAsInt(R, Ctx))
+    return !R.Val.getInt().isZero();
+  QualType T = V->getType();
+  return T->isPointerType() || T->isBooleanType();
+}
+
+/// Accessors of atomic_t, local_t and friends: counters, not flags.
+bool isCounterApi(llvm::StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("local_") ||
+         Name.starts_with("arch_atomic") || Name.starts_with("raw_atomic") ||
+         Name.starts_with("pg_atomic");
+}
+
+/// Statements inside a branch condition, and locals tested in one.
+struct Conditions {
+  llvm::DenseSet<const Stmt *> Nodes;
+  llvm::DenseSet<const VarDecl *> Vars;
+  void addCond(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 64)
+      return;
+    Nodes.insert(S);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Vars.insert(V);
+    for (const Stmt *Ch : S->children())
+      addCond(Ch, Depth + 1);
+  }
+  void walk(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      addCond(I->getCond());
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      addCond(W->getCond());
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      addCond(D->getCond());
+    else if (const auto *F = dyn_cast<ForStmt>(S))
+      addCond(F->getCond());
+    else if (const auto *C = dyn_cast<ConditionalOperator>(S))
+      addCond(C->getCond());
+    else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isLogicalOp())
+      addCond(B->getLHS());
+    for (const Stmt *Ch : S->children())
+      walk(Ch, Depth + 1);
+  }
+};
+
+bool isPointerValued(const Event &E) {
+  const auto *X = dyn_cast_or_null<Expr>(E.S);
+  return X && X->getType()->isPointerType();
+}
+
+} // namespace
+
+const ValueDecl *MpCollector::identity(const LocationKey &K) {
+  if (K.Field)
+    return K.Field;
+  if (K.Storage == LocationKey::Global && K.Base && !K.ViaPointer)
+    return K.Base;
+  return nullptr;
+}
+
+void MpCollector::collect(const FunctionTrace &T, Classifier &C,
+                          const FixMaker &Fix) {
+  // TU-wide: counters and read-modify-write targets are not flags or data
+  // of a message-passing pair.
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Key >= 0 && (E.Kind == EventKind::RMW ||
+                         E.Kind == EventKind::CounterInc || E.Counter))
+        if (const ValueDecl *Id = identity(T.key(E.Key)))
+          Excluded.insert(Id);
+  for (int K : T.Counters)
+    if (const ValueDecl *Id = identity(T.key(K)))
+      Excluded.insert(Id);
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Key >= 0 && ((E.Kind == EventKind::Store && isRelease(E.Ord)) ||
+                         (E.Kind == EventKind::Load &&
+                          (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
+                           E.ApiName.starts_with("srcu_")))))
+        if (const ValueDecl *Id = identity(T.key(E.Key)))
+          OrderedIds.insert(Id);
+  // A seqcount reader or writer is not message passing.
+  if (!T.Counters.empty())
+    return;
+
+  std::vector<const Event *> Seq;
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &E : T.Blocks[B->getBlockID()].Events)
+      Seq.push_back(&E);
+  if (Seq.size() > 4000)
+    return;
+  // Locks held before each event; an unlock of a lock not taken here means
+  // the caller holds it: nothing in this function is lockless.
+  std::vector<int> Depth(Seq.size());
+  int D = 0;
+  for (size_t I = 0; I != Seq.size(); ++I) {
+    Depth[I] = D;
+    if (Seq[I]->Kind == EventKind::Lock)
+      ++D;
+    else if (Seq[I]->Kind == EventKind::Unlock) {
+      if (D == 0)
+        return;
+      --D;
+    }
+  }
+
+  // Where each field or global is stored last in the sequence.
+  llvm::DenseMap<const ValueDecl *, size_t> LastStore;
+  for (size_t I = 0; I != Seq.size(); ++I)
+    if ((Seq[I]->Kind == EventKind::Store || Seq[I]->Kind == EventKind::RMW) &&
+        Seq[I]->Key >= 0)
+      if (const ValueDecl *Id = identity(T.key(Seq[I]->Key)))
+        LastStore[Id] = I;
+
+  Conditions Conds;
+  Conds.walk(T.FD->getBody());
+  ASTContext &Ctx = C.context();
+
+  for (size_t I = 0; I != Seq.size(); ++I) {
+    const Event &F = *Seq[I];
+    if (F.Key < 0 || F.Counter || Depth[I] > 0 || isCounterApi(F.ApiName))
+      continue;
+    const LocationKey &FK = T.key(F.Key);
+    if (FK.isLocal())
+      continue;
+    const ValueDecl *Id = identity(FK);
+    if (!Id)
+      continue;
+
+    // The flag store is marked (WRITE_ONCE, release, atomic) and writes a
+    // constant, a boolean or a pointer.
+    if (F.Kind == EventKind::Store && !F.Increment && F.Ord != Order::Plain &&
+        isFlagValue(storedValue(F.S), Ctx)) {
+      // Writer: data stores before the flag store.
+      MpSide S;
+      S.Writer = true;
+      S.FD = T.FD;
+      S.Flag = Id;
+      S.FlagLoc = F.Loc;
+      S.FlagName = FK.displayName();
+      S.FlagSpelling = spellingOf(F);
+      MpOrder State = isRelease(F.Ord) ? MpOrder::Access : MpOrder::None;
+      SourceLocation ByLoc = F.Loc;
+      std::string BySp = S.FlagSpelling;
+      bool Unknown = false;
+      for (size_t J = I; J-- > 0;) {
+        const Event &E = *Seq[J];
+        if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+          break; // an unlock orders what was stored under the lock
+        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdSS)) ||
+            (E.Kind == EventKind::RMW && isRelease(E.Ord))) {
+          if (State == MpOrder::None) {
+            State = MpOrder::Barrier;
+            ByLoc = E.Loc;
+            BySp = spellingOf(E);
+          }
+          continue;
+        }
+        if (mayOrder(E, C))
+          Unknown = true;
+        bool IsStore = E.Kind == EventKind::Store ||
+                       (E.Kind == EventKind::RMW && E.Ord == Order::Plain);
+        if (!IsStore || E.Key < 0 || Depth[J] > 0 || Unknown)
+          continue;
+        const LocationKey &DK = T.key(E.Key);
+        const ValueDecl *DId = identity(DK);
+        if (DK.isLocal() || !DId || DId == Id)
+          continue;
+        if (isRelease(E.Ord))
+          continue; // a publication of its own
+        unsigned Rel = 0;
+        if (DK.Base && DK.Base == FK.Base)
+          Rel |= RelSameObject;
+        if (DK.Storage == LocationKey::Global &&
+            FK.Storage == LocationKey::Global && !DK.ViaPointer &&
+            !FK.ViaPointer)
+          Rel |= RelGlobals;
+        if (refersTo(storedValue(F.S), DK.Base))
+          Rel |= RelPointee;
+        if (!Rel)
+          continue;
+        if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
+          continue;
+        // Stored again after the flag: the flag does not publish it.
+        auto Last = LastStore.find(DId);
+        if (Last != LastStore.end() && Last->second > I)
+          continue;
+        S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
+                          DK.displayName(), State, ByLoc, BySp});
+      }
+      if (!S.Data.empty()) {
+        S.Fix = Fix(T, F, true);
+        Sides.push_back(std::move(S));
+      }
+      continue;
+    }
+
+    // rcu_dereference_protected()/rcu_access_pointer(): the updater side
+    // under its lock, or no dereference at all.
+    if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain) &&
+        !F.ApiName.ends_with("_protected") &&
+        F.ApiName != "rcu_access_pointer") {
+      // Reader: a marked flag load, data loads after it.
+      MpSide S;
+      S.FD = T.FD;
+      S.Flag = Id;
+      S.FlagLoc = F.Loc;
+      S.FlagName = FK.displayName();
+      S.FlagSpelling = spellingOf(F);
+      S.Tested = Conds.Nodes.count(F.S) || (F.Use == ValueUse::Assigned &&
+                                            F.Var && Conds.Vars.count(F.Var));
+      if (!S.Tested)
+        continue;
+      MpOrder State = isAcquire(F.Ord) ? MpOrder::Access : MpOrder::None;
+      SourceLocation ByLoc = F.Loc;
+      std::string BySp = S.FlagSpelling;
+      const VarDecl *DepVar = F.Use == ValueUse::Assigned ? F.Var : nullptr;
+      bool Unknown = false;
+      for (size_t J = I + 1; J < Seq.size(); ++J) {
+        const Event &E = *Seq[J];
+        if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+          break;
+        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) ||
+            (E.Kind == EventKind::RMW && isAcquire(E.Ord))) {
+          if (State == MpOrder::None) {
+            State = MpOrder::Barrier;
+            ByLoc = E.Loc;
+            BySp = spellingOf(E);
+          }
+          continue;
+        }
+        // `p = READ_ONCE(head)` defines p from the flag load itself; any
+        // later assignment to p ends the dependency.
+        if (E.Kind == EventKind::LocalDef && E.Var == DepVar &&
+            !containsStmt(E.S, F.S))
+          DepVar = nullptr;
+        if (mayOrder(E, C))
+          Unknown = true;
+        if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0)
+          continue;
+        const LocationKey &DK = T.key(E.Key);
+        const ValueDecl *DId = identity(DK);
+        if (DK.isLocal() || !DId || DId == Id)
+          continue;
+        if (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
+            E.ApiName.starts_with("srcu_"))
+          continue; // a flag of its own
+        bool Dep = DepVar && DK.Base == DepVar && DK.ViaPointer;
+        unsigned Rel = 0;
+        if (Dep)
+          Rel |= RelPointee;
+        else if (DK.Base && DK.Base == FK.Base)
+          Rel |= RelSameObject;
+        else if (DK.Storage == LocationKey::Global &&
+                 FK.Storage == LocationKey::Global && !DK.ViaPointer &&
+                 !FK.ViaPointer)
+          Rel |= RelGlobals;
+        if (!Rel)
+          continue;
+        if (Unknown && !Dep)
+          continue;
+        if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
+          continue;
+        MpData Dt{
+            DId,   Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State,
+            ByLoc, BySp};
+        if (Dep && State == MpOrder::None) {
+          Dt.By = MpOrder::Dependency;
+          Dt.ByLoc = F.Loc;
+        }
+        S.Data.push_back(std::move(Dt));
+      }
+      if (!S.Data.empty()) {
+        S.Fix = Fix(T, F, false);
+        Sides.push_back(std::move(S));
+      }
+    }
+  }
+}
+
+std::vector<MpMatch> MpCollector::match() const {
+  std::vector<MpMatch> Out;
+  for (const MpSide &W : Sides) {
+    if (!W.Writer || Excluded.count(W.Flag))
+      continue;
+    for (const MpSide &R : Sides) {
+      if (R.Writer || R.Flag != W.Flag || R.FD == W.FD)
+        continue;
+      MpMatch M;
+      M.W = &W;
+      M.R = &R;
+      M.WriterOrdered = M.ReaderOrdered = true;
+      bool Any = false;
+      for (const MpData &WD : W.Data)
+        for (const MpData &RD : R.Data) {
+          if (WD.Id != RD.Id || !(WD.Rel & RD.Rel) || Excluded.count(WD.Id) ||
+              OrderedIds.count(WD.Id))
+            continue;
+          bool WU = WD.By == MpOrder::None, RU = RD.By == MpOrder::None;
+          // Marked on both sides and ordered on neither: an independent
+          // lockless variable, not data behind the flag.
+          if (WU && RU && WD.Marked && RD.Marked)
+            continue;
+          Any = true;
+          if (WU)
+            M.WriterOrdered = false;
+          else if (!M.WOrd)
+            M.WOrd = &WD;
+          if (RU)
+            M.ReaderOrdered = false;
+          else if (!M.ROrd)
+            M.ROrd = &RD;
+          if ((WU || RU) && !M.WD) {
+            M.WD = &WD;
+            M.RD = &RD;
+          }
+        }
+      if (!Any || (M.WriterOrdered && M.ReaderOrdered))
+        continue;
+      M.WriterBy = M.WOrd ? M.WOrd->By : MpOrder::None;
+      M.ReaderBy = M.ROrd ? M.ROrd->By : MpOrder::None;
+      Out.push_back(M);
+    }
+  }
+  return Out;
+}
+
+bool hasExplicitPartner(const std::vector<MpMatch> &Matches, const MpSide *S) {
+  auto Explicit = [](MpOrder O) {
+    return O == MpOrder::Barrier || O == MpOrder::Access;
+  };
+  for (const MpMatch &M : Matches) {
+    if (M.W == S && !M.WriterOrdered && M.ReaderOrdered && Explicit(M.ReaderBy))
+      return true;
+    if (M.R == S && !M.ReaderOrdered && M.WriterOrdered && Explicit(M.WriterBy))
+      return true;
+  }
+  return false;
+}
+
+// --- pairing comments ------------------------------------------------------
+
+namespace {
+
+/// The text of the comment on Loc's line (after Loc) and of the comment
+/// lines just above it.
+std::string commentNear(const SourceManager &SM, SourceLocation Loc) {
+  auto [FID, Off] = SM.getDecomposedLoc(Loc);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(FID, &Invalid);
+  if (Invalid || Off > Buf.size())
+    return "";
+  auto LineStart = [&](size_t P) {
+    size_t S = P == 0 ? StringRef::npos : Buf.rfind('\n', P - 1);
+    return S == StringRef::npos ? 0 : S + 1;
+  };
+  auto LineEnd = [&](size_t P) {
+    size_t E = Buf.find('\n', P);
+    return E == StringRef::npos ? Buf.size() : E;
+  };
+  std::string Text;
+  // Same line, after the barrier: "smp_wmb(); /* pairs with ... */".
+  size_t LS = LineStart(Off), LE = LineEnd(Off);
+  StringRef Rest = Buf.slice(Off, LE);
+  size_t Block = Rest.find("/*"), Line = Rest.find("//");
+  if (Line != StringRef::npos && (Block == StringRef::npos || Line < Block)) {
+    Text += Rest.substr(Line).str();
+  } else if (Block != StringRef::npos) {
+    // Follow a block comment over at most 10 lines.
+    size_t End = Buf.find("*/", Off + Block);
+    if (End != StringRef::npos && End - (Off + Block) < 1000)
+      Text += Buf.slice(Off + Block, End).str();
+  }
+  // Lines above, while they are comment lines.
+  std::vector<StringRef> Above;
+  bool InBlock = false;
+  size_t P = LS;
+  for (unsigned N = 0; N < 20 && P > 0; ++N) {
+    size_t PS = LineStart(P - 1);
+    StringRef L = Buf.slice(PS, P - 1).trim();
+    P = PS;
+    if (InBlock) {
+      Above.push_back(L);
+      size_t Open = L.find("/*");
+      if (Open != StringRef::npos) {
+        InBlock = false;
+        if (!L.take_front(Open).trim().empty())
+          break; // a comment that starts after code on that line
+      }
+      continue;
+    }
+    if (L.empty())
+      break;
+    if (L.starts_with("//")) {
+      Above.push_back(L);
+      continue;
+    }
+    if (L.ends_with("*/")) {
+      if (L.starts_with("/*")) {
+        Above.push_back(L);
+        continue;
+      }
+      if (L.contains("/*"))
+        break; // trailing comment of a code line
+      InBlock = true;
+      Above.push_back(L);
+      continue;
+    }
+    break;
+  }
+  if (InBlock)
+    return Text; // never found the start: not a comment after all
+  std::string All;
+  for (auto It = Above.rbegin(); It != Above.rend(); ++It)
+    All += It->str() + " ";
+  return All + Text;
+}
+
+bool isOrderingApi(const ApiEntry *E) {
+  if (!E)
+    return false;
+  if (E->R == Role::Barrier)
+    return E->Barrier != BarrierKind::Compiler;
+  if (E->R == Role::Load)
+    return E->Ord == Order::Acquire;
+  if (E->R == Role::Store)
+    return E->Ord == Order::Release || E->Ord == Order::SeqCst;
+  return E->R == Role::RMW || E->R == Role::WriteBegin ||
+         E->R == Role::WriteEnd || E->R == Role::ReadBegin ||
+         E->R == Role::ReadRetry;
+}
+
+} // namespace
+
+std::optional<PairingComment> scanPairingComment(const SourceManager &SM,
+                                                 SourceLocation Loc,
+                                                 const ApiModel &Model) {
+  if (Loc.isInvalid() || !Loc.isFileID())
+    return std::nullopt;
+  std::string Text = commentNear(SM, Loc);
+  if (Text.empty())
+    return std::nullopt;
+  std::string Lower = StringRef(Text).lower();
+  StringRef Low = Lower;
+  bool Pairing = Low.contains("pair") || Low.contains("match") ||
+                 Low.contains("see ") || Low.contains("against") ||
+                 Low.contains("counterpart") || Low.contains("partner");
+  if (!Pairing)
+    return std::nullopt;
+  PairingComment PC;
+  static const Regex Call("([A-Za-z_][A-Za-z0-9_]*)[ \t]*\\([ \t]*\\)");
+  StringRef Cur = Text;
+  SmallVector<StringRef, 2> M;
+  static const Regex Word(
+      "(^|[^a-z0-9_])(barriers?|acquire|release|ordering)([^a-z0-9_]|$)");
+  bool BarrierWord = Word.match(Low);
+  while (Call.match(Cur, &M)) {
+    StringRef Name = M[1];
+    size_t At = Cur.find(M[0]);
+    StringRef Before = Cur.take_front(At).rtrim();
+    Cur = Cur.drop_front(At + M[0].size());
+    const ApiEntry *E = Model.lookup(Name);
+    if (isOrderingApi(E)) {
+      if (PC.PartnerBarrier.empty())
+        PC.PartnerBarrier = (Name + "()").str();
+      BarrierWord = true;
+      continue;
+    }
+    if (E)
+      continue;
+    // "... in foo()": the partner function.
+    if (Before.size() >= 2 && Before.take_back(2).equals_insensitive("in") &&
+        (Before.size() == 2 || !isAlnum(Before[Before.size() - 3])))
+      if (!llvm::is_contained(PC.Functions, Name.str()))
+        PC.Functions.push_back(Name.str());
+  }
+  if (PC.Functions.empty() || !BarrierWord)
+    return std::nullopt;
+  return PC;
+}
+
+OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C) {
+  OrderingSummary S;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events) {
+      switch (E.Kind) {
+      case EventKind::Barrier:
+        if (E.Bits & OrdSS)
+          S.Sides |= PairWrite;
+        if (E.Bits & OrdLL)
+          S.Sides |= PairRead;
+        break;
+      case EventKind::Load:
+        if (isAcquire(E.Ord))
+          S.Sides |= PairRead;
+        else if (E.Api && isPointerValued(E))
+          S.Sides |= PairRead; // an address dependency
+        break;
+      case EventKind::Store:
+        if (isRelease(E.Ord))
+          S.Sides |= PairWrite;
+        break;
+      case EventKind::RMW:
+        if (isRelease(E.Ord))
+          S.Sides |= PairWrite;
+        if (isAcquire(E.Ord))
+          S.Sides |= PairRead;
+        break;
+      case EventKind::Lock:
+      case EventKind::Unlock:
+        S.Sides |= PairWrite | PairRead;
+        break;
+      case EventKind::WriteBegin:
+      case EventKind::WriteEnd:
+      case EventKind::CounterInc:
+        S.Sides |= PairWrite;
+        break;
+      case EventKind::ReadBegin:
+      case EventKind::ReadRetry:
+      case EventKind::ReadBeginOrLock:
+        S.Sides |= PairRead;
+        break;
+      case EventKind::Call:
+        if (mayOrder(E, C))
+          S.Unknown = true;
+        break;
+      default:
+        break;
+      }
+    }
+  return S;
+}
+
+} // namespace seqlint

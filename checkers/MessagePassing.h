@@ -1,0 +1,145 @@
+//===- MessagePassing.h - TU-wide message-passing pairs ---------*- C++ -*-===//
+//
+// The analysis shared by mp-missing-barrier and barrier-unpaired.
+//
+// Per function (functionDone), on the events in reverse post-order:
+//  - writer sides: a store to a flag F (WRITE_ONCE, plain, release) with the
+//    stores to data D of the same object (or globals, or the object whose
+//    address is published) before it, and how each D is ordered before F
+//    (a write barrier in between, F a release, nothing);
+//  - reader sides: a marked load of F (READ_ONCE, acquire, rcu_dereference)
+//    with the loads of D after it, and how each is ordered after F (a read
+//    barrier, F an acquire, an address dependency through the loaded
+//    pointer, nothing).
+// Accesses under a lock, functions with a seqcount section, flags that are
+// counters or atomic read-modify-write targets anywhere in the TU, and
+// stretches with a call that may order (a barrier we cannot see) are left
+// out. At the end of the TU, writer and reader sides of different functions
+// are matched by the identity of the flag and of the data (FieldDecl or
+// global VarDecl).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_MESSAGEPASSING_H
+#define SEQLINT_MESSAGEPASSING_H
+
+#include "core/Classifier.h"
+#include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seqlint {
+
+/// How one data access is ordered against the flag access of its side.
+enum class MpOrder : unsigned char {
+  None,       // nothing orders it
+  Barrier,    // an explicit barrier (smp_wmb/smp_rmb/smp_mb/fence) between
+  Access,     // the flag access itself is a release / acquire
+  Dependency, // reader: the data is reached through the loaded pointer
+};
+
+/// How a datum relates to the flag on its side; both sides of a match must
+/// relate the same way.
+enum MpRel : unsigned {
+  RelSameObject = 1, // s->data and s->flag
+  RelPointee = 2,    // writer: data in the object whose address is published;
+                     // reader: data reached through the loaded pointer
+  RelGlobals = 4,    // both global variables
+};
+
+struct MpData {
+  const clang::ValueDecl *Id = nullptr;
+  unsigned Rel = 0;    // MpRel bits
+  bool Marked = false; // WRITE_ONCE/READ_ONCE or atomic, not plain
+  clang::SourceLocation Loc;
+  std::string Name;
+  MpOrder By = MpOrder::None;
+  clang::SourceLocation ByLoc; // the barrier or the ordered flag access
+  std::string BySpelling;      // "smp_wmb()", "smp_load_acquire()"
+};
+
+struct MpSide {
+  bool Writer = false;
+  const clang::FunctionDecl *FD = nullptr;
+  const clang::ValueDecl *Flag = nullptr;
+  clang::SourceLocation FlagLoc;
+  std::string FlagName;
+  std::string FlagSpelling; // "WRITE_ONCE()", "READ_ONCE()", "" for plain
+  bool Tested = false;      // reader: the loaded flag value is tested
+  std::vector<MpData> Data;
+  std::optional<clang::FixItHint> Fix; // barrier insertion on this side
+};
+
+/// One writer side and one reader side that pass data through one flag.
+struct MpMatch {
+  const MpSide *W = nullptr;
+  const MpSide *R = nullptr;
+  const MpData *WD = nullptr; // first shared datum unordered on some side
+  const MpData *RD = nullptr;
+  bool WriterOrdered = false; // every shared datum ordered on the writer
+  bool ReaderOrdered = false;
+  MpOrder WriterBy = MpOrder::None; // how, when ordered
+  MpOrder ReaderBy = MpOrder::None;
+  const MpData *WOrd = nullptr; // an ordered datum (for the note)
+  const MpData *ROrd = nullptr;
+};
+
+class MpCollector {
+public:
+  /// Fix-it makers: the check supplies them (they need the trace).
+  using FixMaker = std::function<std::optional<clang::FixItHint>(
+      const FunctionTrace &, const Event &, bool Writer)>;
+
+  void collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix);
+  /// Writer/reader pairs of different functions that share flag and data.
+  std::vector<MpMatch> match() const;
+
+  /// Identity of a location across functions: its field, or the global.
+  static const clang::ValueDecl *identity(const LocationKey &K);
+
+private:
+  std::vector<MpSide> Sides;
+  llvm::DenseSet<const clang::ValueDecl *> Excluded; // counters, RMW targets
+  /// Published or read with release/acquire somewhere: a flag of its own,
+  /// not data of another flag.
+  llvm::DenseSet<const clang::ValueDecl *> OrderedIds;
+};
+
+/// Does side S (unordered) have a partner in Matches that orders the shared
+/// data with an explicit barrier, release or acquire? Then the partner's
+/// ordering lost its pair (barrier-unpaired); otherwise nothing on either
+/// side shows an intent to order (mp-missing-barrier).
+bool hasExplicitPartner(const std::vector<MpMatch> &Matches, const MpSide *S);
+
+/// Barrier-kind sides for pairing comments.
+enum PairSide : unsigned { PairWrite = 1, PairRead = 2 };
+
+/// A comment next to a barrier that names its partner: "pairs with
+/// smp_wmb() in foo()".
+struct PairingComment {
+  clang::SourceLocation BarrierLoc;
+  std::string BarrierSpelling;        // "smp_rmb()"
+  unsigned Side = 0;                  // PairSide bits this barrier orders
+  std::vector<std::string> Functions; // "in foo()" names
+  std::string PartnerBarrier;         // "smp_wmb()" as named, may be empty
+};
+
+/// Reads the comment on the line of Loc or on the lines just above it and
+/// returns it if it reads like a pairing comment naming a function.
+std::optional<PairingComment> scanPairingComment(const clang::SourceManager &SM,
+                                                 clang::SourceLocation Loc,
+                                                 const ApiModel &Model);
+
+/// Which sides a function's own events order (PairSide bits), and whether it
+/// calls something that may order we cannot see into.
+struct OrderingSummary {
+  unsigned Sides = 0;
+  bool Unknown = false;
+};
+OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C);
+
+} // namespace seqlint
+
+#endif
