@@ -10,6 +10,8 @@ std::unique_ptr<Check> createSeqcountReadNoRetryCheck();
 std::unique_ptr<Check> createSeqcountReadOddUncheckedCheck();
 std::unique_ptr<Check> createSeqcountReadSideEffectCheck();
 std::unique_ptr<Check> createAccessPlainRereadCheck();
+std::unique_ptr<Check> createAccessPlainSharedCheck();
+std::unique_ptr<Check> createAccessPlainInReadSectionCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
@@ -20,6 +22,8 @@ const std::vector<CheckInfo> &allChecks() {
       {"seqcount-read-odd-unchecked", true, createSeqcountReadOddUncheckedCheck},
       {"seqcount-read-side-effect", true, createSeqcountReadSideEffectCheck},
       // Off by default: see docs/real-world.md for its rate on Linux 6.12.
+      {"access-plain-shared", false, createAccessPlainSharedCheck},
+      {"access-plain-in-read-section", true, createAccessPlainInReadSectionCheck},
       {"access-plain-reread", false, createAccessPlainRereadCheck},
   };
   return Checks;
