@@ -178,7 +178,8 @@ struct Candidate {
   SourceLocation Loc;
   std::string Name;
   bool RMW;
-  bool Marked; // a WRITE_ONCE/relaxed store, not a plain one
+  bool Marked;   // a WRITE_ONCE/relaxed store, not a plain one
+  bool FnLocks;  // the function takes, releases or asserts a lock somewhere
 };
 
 struct CallSite {
@@ -225,8 +226,12 @@ private:
     auto It = StatsRecords.find(FD->getParent());
     if (It == StatsRecords.end())
       return nullptr;
-    QualType Ty = FD->getType();
-    if (!Ty->isIntegerType() || Ctx->Ctx->getTypeSize(Ty) != 64)
+    // u64/s64 (long long): the type u64_stats protects on 32-bit machines.
+    // `unsigned long` is 64-bit only on 64-bit machines, where it needs no
+    // seqcount (mac80211 keeps such counters next to its u64_stats_sync).
+    const auto *BT = FD->getType().getCanonicalType()->getAs<BuiltinType>();
+    if (!BT || (BT->getKind() != BuiltinType::ULongLong &&
+                BT->getKind() != BuiltinType::LongLong))
       return nullptr;
     return &It->second;
   }
@@ -258,6 +263,11 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (CT.size() > KT.size() && CT.starts_with(KT))
         AddressKeys.insert(K);
     }
+  bool FnLocks = false;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+        FnLocks = true;
   std::optional<DenseSet<const VarDecl *>> Fresh;
   auto IsFresh = [&](const LocationKey &K) {
     if (K.Storage != LocationKey::Local || !K.Base)
@@ -348,7 +358,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (E.S && insideDataRace(E.S->getBeginLoc(), Ctx->Ctx->getSourceManager(),
                               Ctx->Ctx->getLangOpts()))
       return;
-    Candidates.push_back({Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain});
+    Candidates.push_back({Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
   });
 }
 
@@ -513,7 +523,10 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
           ": a reader can see this store with an unchanged even count and use a "
           "half-updated snapshot; make the store inside the write section (odd "
           "count before, even count after)";
-  } else if (auto It = Marked.find(C.Id); It != Marked.end()) {
+  } else if (auto It = Marked.find(C.Id); It != Marked.end() && C.FnLocks) {
+    // Only in a function that does its own locking: a helper without any
+    // lock operation is, on the kernel, nearly always called with the lock
+    // held by a caller the TU cannot show ("d_lock must be held").
     Ev = &It->second;
     Msg = What + " '" + C.Name + "' outside any lock, but it is " + Ev->How +
           ", so it is accessed concurrently: this is a data race; use "

@@ -28,10 +28,24 @@ int conn_is_up(struct conn *c)
 	return READ_ONCE(c->state) == 1;
 }
 
-/* But this path stores it plainly with no lock: a data race. */
-void conn_abort(struct conn *c)
+/* This path takes the lock only to wait, and stores plainly without it: a
+ * data race with the lockless readers. */
+void conn_abort(struct conn *c, int wait)
 {
+	if (wait) {
+		spin_lock(&c->lock);
+		spin_unlock(&c->lock);
+	}
 	c->state = 0; // expected-warning {{plain store to 'c->state' outside any lock, but it is written with WRITE_ONCE() in conn_set_state(), so it is accessed concurrently: this is a data race; use WRITE_ONCE() (or an atomic), take the lock that protects it, or mark an intended race with data_race() [seqlint-access-plain-shared]}}
+}
+
+/* Not reported (a documented limit): a function with no lock operation at
+ * all. On the kernel such helpers are nearly always called with the lock
+ * held by a caller the file does not show, so the WRITE_ONCE evidence is
+ * only used in functions that do their own locking. */
+void conn_reset(struct conn *c)
+{
+	c->state = 0;
 }
 
 /* The lock is dropped before the update: still racing. */
@@ -43,25 +57,31 @@ void conn_touch(struct conn *c, unsigned long now)
 	c->last_rx += 1; // expected-warning {{plain read-modify-write of 'c->last_rx' outside any lock}}
 }
 
-/* A global written with smp_store_release() elsewhere. */
+/* A global written with smp_store_release() elsewhere, cleared after the
+ * lock is dropped. */
 int ready_flag;
+DEFINE_SPINLOCK(ready_lock);
 void publish(void)
 {
 	smp_store_release(&ready_flag, 1); // expected-note {{'ready_flag' is written with smp_store_release() here}}
 }
 void unpublish(void)
 {
+	spin_lock(&ready_lock);
+	spin_unlock(&ready_lock);
 	ready_flag = 0; // expected-warning {{plain store to 'ready_flag' outside any lock}}
 }
 
-/* A static helper called once without the lock. */
-static void conn_reset_state(struct conn *c)
+/* Locked on one path only: the other path writes without it. */
+void conn_kick(struct conn *c, int locked)
 {
+	if (locked) {
+		spin_lock(&c->lock);
+		WRITE_ONCE(c->state, 2);
+		spin_unlock(&c->lock);
+		return;
+	}
 	c->state = 2; // expected-warning {{plain store to 'c->state'}}
-}
-void conn_kick(struct conn *c)
-{
-	conn_reset_state(c);
 }
 
 /* --- seqcount data --- */
@@ -109,6 +129,7 @@ struct ring {
 	u64 bytes;
 	u64 dropped;
 	u32 head;
+	unsigned long errors; /* not u64: no seqcount needed on 32-bit */
 	struct u64_stats_sync syncp;
 };
 
@@ -127,5 +148,6 @@ int ring_xmit(struct ring *r, int ok)
 		return -1;
 	}
 	r->head++; /* 32-bit ring index: not a statistic */
+	r->errors++; /* unsigned long: atomic on every machine */
 	return 0;
 }
