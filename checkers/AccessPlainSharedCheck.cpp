@@ -89,7 +89,8 @@ bool isLifecycleName(StringRef Name) {
       "init",     "setup",   "alloc",  "create", "probe",    "new",
       "ctor",     "exit",    "destroy", "free",  "release",  "cleanup",
       "remove",   "fini",    "teardown", "dtor", "shutdown", "uninit",
-      "deinit",   "reinit",  "constructor"};
+      "deinit",   "reinit",  "constructor", "dying", "dead", "offline",
+      "suspend",  "resume"};
   SmallVector<StringRef, 6> Parts;
   Name.split(Parts, '_', -1, false);
   for (StringRef P : Parts) {
@@ -263,11 +264,18 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (CT.size() > KT.size() && CT.starts_with(KT))
         AddressKeys.insert(K);
     }
-  bool FnLocks = false;
+  bool FnLocks = false, FnWriteStep = false;
   for (const BlockEvents &BE : T.Blocks)
-    for (const Event &E : BE.Events)
+    for (const Event &E : BE.Events) {
       if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
         FnLocks = true;
+      // write_seqcount_invalidate(), latch switches: a one-shot write step
+      // whose stores before it are part of the protocol (__d_drop).
+      if (E.Kind == EventKind::Barrier &&
+          (E.ApiName.contains("invalidate") || E.ApiName.contains("latch") ||
+           E.ApiName.contains("seqcount_barrier")))
+        FnWriteStep = true;
+    }
   std::optional<DenseSet<const VarDecl *>> Fresh;
   auto IsFresh = [&](const LocationKey &K) {
     if (K.Storage != LocationKey::Local || !K.Base)
@@ -312,7 +320,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                                                      : spelling(*Begin)) +
                              " here"});
       }
-      if (Write && C.MayInWriteSection) {
+      // A counter needs an identity: `(*seq)++` on a local pointer named
+      // seq is not a seqcount (tcp_recvmsg_locked).
+      if (Write && C.MayInWriteSection &&
+          identityOf(T.key(C.WriteSections.front()))) {
         int Counter = C.WriteSections.front();
         std::string CN = T.key(Counter).displayName();
         SeqWritten.try_emplace(
@@ -347,7 +358,9 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                              " here"});
     }
     // --- candidates ---
-    if (!Write || !Main || C.MayInWriteSection || C.MayLocked)
+    // Inside a read section a store is seqcount-read-side-effect's finding.
+    if (!Write || !Main || C.MayInWriteSection || C.MayLocked ||
+        !C.ReadSections.empty() || FnWriteStep)
       return;
     bool Plain = E.Ord == Order::Plain && !E.Api;
     bool Relaxed = !Plain && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_");

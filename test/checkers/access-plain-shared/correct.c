@@ -220,3 +220,55 @@ void key_hash(struct key *k)
 {
 	k->hash = (unsigned)(unsigned long)k->name * 31u;
 }
+
+/* Unhashing: the store before write_seqcount_invalidate() is part of the
+ * one-shot write step. */
+struct node {
+	seqcount_t seq;
+	void *pprev;
+};
+void node_update(struct node *n, void *p)
+{
+	write_seqcount_begin(&n->seq);
+	n->pprev = p;
+	write_seqcount_end(&n->seq);
+}
+void node_unhash(struct node *n)
+{
+	n->pprev = 0;
+	write_seqcount_invalidate(&n->seq);
+}
+
+/* Writes to an out-parameter inside a read section are
+ * seqcount-read-side-effect's business, not this check's. */
+struct cookie {
+	int len;
+	int exp;
+};
+struct cache {
+	seqlock_t lock;
+	struct cookie c;
+};
+void cache_set(struct cache *ca, struct cookie *c)
+{
+	write_seqlock(&ca->lock);
+	ca->c.exp = c->exp;
+	write_sequnlock(&ca->lock);
+}
+void cache_get(struct cache *ca, struct cookie *out)
+{
+	unsigned seq;
+
+	do {
+		seq = read_seqbegin(&ca->lock);
+		*out = ca->c;
+		if (out->len <= 0)
+			out->exp = 1;
+	} while (read_seqretry(&ca->lock, seq));
+}
+
+/* Suspend/resume callbacks run with the other CPUs stopped. */
+void clock_suspend(struct clock *k)
+{
+	k->base = 0;
+}
