@@ -322,8 +322,20 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       }
       // A counter needs an identity: `(*seq)++` on a local pointer named
       // seq is not a seqcount (tcp_recvmsg_locked).
-      if (Write && C.MayInWriteSection &&
-          identityOf(T.key(C.WriteSections.front()))) {
+      // The counter must sit with the data: in the same object (tx->statss
+      // and tx->bytes), or both global. A global seqlock used as a lock
+      // around other objects' fields (rename_lock around dentry->d_flags)
+      // does not make those fields its data.
+      auto SameHome = [&](int Counter) {
+        const LocationKey &CK = T.key(Counter);
+        if (!identityOf(CK))
+          return false;
+        if (CK.Base && CK.Base == K.Base)
+          return true;
+        return CK.Storage == LocationKey::Global && !CK.ViaPointer &&
+               K.Storage == LocationKey::Global && !K.ViaPointer;
+      };
+      if (Write && C.MayInWriteSection && SameHome(C.WriteSections.front())) {
         int Counter = C.WriteSections.front();
         std::string CN = T.key(Counter).displayName();
         SeqWritten.try_emplace(
