@@ -106,11 +106,13 @@ public:
           return;
         std::string N = K.displayName();
         Finding Fd = make(
-            E.Loc, "plain load of '" + N + "' inside a read section of '" +
-                       T.key(Counter).displayName() +
-                       "': the writer stores to it concurrently, a data race and "
-                       "undefined behaviour in C11 even though the read is retried; "
-                       "read it with " + relaxedLoad(*F, N));
+            E.Loc,
+            "plain load of '" + N + "' inside a read section of '" +
+                T.key(Counter).displayName() +
+                "': the writer stores to it concurrently, a data race and "
+                "undefined behaviour in C11 even though the read is retried; "
+                "read it with " +
+                relaxedLoad(*F, N));
         Fd.Notes.push_back({Begin->Loc, "the read section begins here"});
         emit(Fd);
         return;

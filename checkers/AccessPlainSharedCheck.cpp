@@ -68,7 +68,8 @@ Identity identityOfExpr(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
     E = E->IgnoreParenImpCasts();
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return ME->getMemberDecl()->getName().empty() ? nullptr : ME->getMemberDecl();
+      return ME->getMemberDecl()->getName().empty() ? nullptr
+                                                    : ME->getMemberDecl();
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       const auto *V = dyn_cast<VarDecl>(DR->getDecl());
       return V && V->hasGlobalStorage() && !V->isStaticLocal() ? V : nullptr;
@@ -86,11 +87,11 @@ Identity identityOfExpr(const Expr *E) {
 /// unpublished, by the name's words: foo_init, setup_bar, baz_alloc …
 bool isLifecycleName(StringRef Name) {
   static const char *Words[] = {
-      "init",     "setup",   "alloc",  "create", "probe",    "new",
-      "ctor",     "exit",    "destroy", "free",  "release",  "cleanup",
-      "remove",   "fini",    "teardown", "dtor", "shutdown", "uninit",
-      "deinit",   "reinit",  "constructor", "dying", "dead", "offline",
-      "suspend",  "resume"};
+      "init",    "setup",  "alloc",       "create", "probe",    "new",
+      "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
+      "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
+      "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
+      "suspend", "resume"};
   SmallVector<StringRef, 6> Parts;
   Name.split(Parts, '_', -1, false);
   for (StringRef P : Parts) {
@@ -103,7 +104,8 @@ bool isLifecycleName(StringRef Name) {
 }
 
 /// Is L inside the argument of data_race() (an intended, marked race)?
-bool insideDataRace(SourceLocation L, const SourceManager &SM, const LangOptions &LO) {
+bool insideDataRace(SourceLocation L, const SourceManager &SM,
+                    const LangOptions &LO) {
   for (unsigned I = 0; I < 32 && L.isMacroID(); ++I) {
     if (Lexer::getImmediateMacroName(L, SM, LO) == "data_race")
       return true;
@@ -146,14 +148,16 @@ public:
     return false;
   }
   bool VisitVarDecl(VarDecl *V) {
-    if (V->hasLocalStorage() && V->getType()->isPointerType() && isAllocation(V->getInit()))
+    if (V->hasLocalStorage() && V->getType()->isPointerType() &&
+        isAllocation(V->getInit()))
       Fresh.insert(V);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() != BO_Assign)
       return true;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+    if (const auto *DR =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
         if (V->hasLocalStorage() && isAllocation(BO->getRHS()))
           Fresh.insert(V);
@@ -179,8 +183,8 @@ struct Candidate {
   SourceLocation Loc;
   std::string Name;
   bool RMW;
-  bool Marked;   // a WRITE_ONCE/relaxed store, not a plain one
-  bool FnLocks;  // the function takes, releases or asserts a lock somewhere
+  bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
+  bool FnLocks; // the function takes, releases or asserts a lock somewhere
 };
 
 struct CallSite {
@@ -208,7 +212,8 @@ private:
   }
 
   static std::string fnName(const FunctionDecl *FD) {
-    return FD->getIdentifier() ? FD->getName().str() + "()" : std::string("here");
+    return FD->getIdentifier() ? FD->getName().str() + "()"
+                               : std::string("here");
   }
 
   void collect(const FunctionTrace &T);
@@ -292,7 +297,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (E.Kind == EventKind::Call) {
       if (E.Callee)
         Calls[E.Callee->getCanonicalDecl()].push_back(
-            {FD->getCanonicalDecl(), C.MayLocked || C.MayInWriteSection, false});
+            {FD->getCanonicalDecl(), C.MayLocked || C.MayInWriteSection,
+             false});
       return;
     }
     if (E.Kind != EventKind::Load && E.Kind != EventKind::Store &&
@@ -314,11 +320,13 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (E.Kind == EventKind::Load && !C.ReadSections.empty()) {
         const Event *Begin = C.ReadSections.front().second;
         SeqRead.try_emplace(
-            Id, Evidence{E.Loc, "read inside a seqcount read section in " + fnName(FD),
-                         "'" + N + "' is read inside the read section begun by " +
-                             (Begin->ApiName.empty() ? std::string("the counter load")
-                                                     : spelling(*Begin)) +
-                             " here"});
+            Id,
+            Evidence{
+                E.Loc, "read inside a seqcount read section in " + fnName(FD),
+                "'" + N + "' is read inside the read section begun by " +
+                    (Begin->ApiName.empty() ? std::string("the counter load")
+                                            : spelling(*Begin)) +
+                    " here"});
       }
       // A counter needs an identity: `(*seq)++` on a local pointer named
       // seq is not a seqcount (tcp_recvmsg_locked).
@@ -340,22 +348,27 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         std::string CN = T.key(Counter).displayName();
         SeqWritten.try_emplace(
             Id, Evidence{E.Loc,
-                         "written inside write sections of '" + CN + "' in " + fnName(FD),
-                         "'" + N + "' is written inside a write section of '" + CN +
-                             "' here"});
+                         "written inside write sections of '" + CN + "' in " +
+                             fnName(FD),
+                         "'" + N + "' is written inside a write section of '" +
+                             CN + "' here"});
         // u64_stats: the other 64-bit fields of the same structure belong
         // to the same statistics.
         const auto *CF = dyn_cast_or_null<FieldDecl>(T.key(Counter).Field);
         const auto *DF = dyn_cast<FieldDecl>(Id);
         if (CF && DF && CF->getParent() == DF->getParent() &&
-            CF->getType().getAsString().find("u64_stats_sync") != std::string::npos)
+            CF->getType().getAsString().find("u64_stats_sync") !=
+                std::string::npos)
           StatsRecords.try_emplace(
               DF->getParent(),
-              Evidence{E.Loc,
-                       "other statistics of the structure are updated inside "
-                       "u64_stats_update_begin(&" + CN + ") sections, in " + fnName(FD),
-                       "'" + N + "' is updated inside a u64_stats write section of '" +
-                           CN + "' here"});
+              Evidence{
+                  E.Loc,
+                  "other statistics of the structure are updated inside "
+                  "u64_stats_update_begin(&" +
+                      CN + ") sections, in " + fnName(FD),
+                  "'" + N +
+                      "' is updated inside a u64_stats write section of '" +
+                      CN + "' here"});
       }
       if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_"))
         Marked.try_emplace(
@@ -375,7 +388,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         !C.ReadSections.empty() || FnWriteStep)
       return;
     bool Plain = E.Ord == Order::Plain && !E.Api;
-    bool Relaxed = !Plain && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_");
+    bool Relaxed =
+        !Plain && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_");
     if (!Plain && !Relaxed)
       return;
     if (K.ViaPointer && IsFresh(K))
@@ -383,7 +397,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (E.S && insideDataRace(E.S->getBeginLoc(), Ctx->Ctx->getSourceManager(),
                               Ctx->Ctx->getLangOpts()))
       return;
-    Candidates.push_back({Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
+    Candidates.push_back(
+        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
   });
 }
 
@@ -393,7 +408,8 @@ bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
   for (const FunctionDecl *R : FD->redecls())
     if (const auto *SA = R->getAttr<SectionAttr>()) {
       StringRef S = SA->getName();
-      if (S.starts_with(".init") || S.starts_with(".exit") || S.starts_with(".ref"))
+      if (S.starts_with(".init") || S.starts_with(".exit") ||
+          S.starts_with(".ref"))
         return true;
     }
   return false;
@@ -406,7 +422,8 @@ bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
   FD = FD->getCanonicalDecl();
   if (FD->getIdentifier()) {
     StringRef N = FD->getName();
-    if (N.ends_with("_locked") || N.ends_with("_nolock") || N.contains("_locked_"))
+    if (N.ends_with("_locked") || N.ends_with("_nolock") ||
+        N.contains("_locked_"))
       return true;
   }
   auto [It, New] = ProtectedMemo.try_emplace(FD, 0);
@@ -418,7 +435,8 @@ bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
       !CI->second.empty()) {
     Result = true;
     for (const CallSite &CS : CI->second)
-      if (!CS.Protected && !(CS.Caller != FD && protectedByCallers(CS.Caller))) {
+      if (!CS.Protected &&
+          !(CS.Caller != FD && protectedByCallers(CS.Caller))) {
         Result = false;
         break;
       }
@@ -437,7 +455,8 @@ public:
       : Traced(Traced), Interesting(Interesting), SM(SM) {}
 
   DenseSet<const FunctionDecl *> Escaped, NeedTrace, Locking;
-  DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>> UntracedCalls;
+  DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>>
+      UntracedCalls;
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     const FunctionDecl *Saved = Cur;
@@ -458,7 +477,8 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
-    if (const auto *DR = dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+    if (const auto *DR =
+            dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
       CalleeRefs.insert(DR);
     const FunctionDecl *F = calleeOf(CE);
     if (!F || !Cur)
@@ -526,15 +546,17 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   for (const Candidate &C : Candidates) {
     if (!Done.insert(C.Loc).second)
       continue;
-    if (Counters.count(C.Id) || excludedFunction(C.FD) || protectedByCallers(C.FD))
+    if (Counters.count(C.Id) || excludedFunction(C.FD) ||
+        protectedByCallers(C.FD))
       continue;
     report(C);
   }
 }
 
 void AccessPlainSharedCheck::report(const Candidate &C) {
-  std::string What = C.Marked ? "store to" : C.RMW ? "plain read-modify-write of"
-                                                   : "plain store to";
+  std::string What = C.Marked ? "store to"
+                     : C.RMW  ? "plain read-modify-write of"
+                              : "plain store to";
   const Evidence *Ev = nullptr;
   std::string Msg;
   if (C.Marked) {
@@ -544,10 +566,12 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
     if (It == SeqWritten.end())
       return;
     Ev = &It->second;
-    Msg = What + " '" + C.Name + "' outside a write section, but it is " + Ev->How +
-          ": a reader can see this store with an unchanged even count and use a "
-          "half-updated snapshot; make the store inside the write section (odd "
-          "count before, even count after)";
+    Msg =
+        What + " '" + C.Name + "' outside a write section, but it is " +
+        Ev->How +
+        ": a reader can see this store with an unchanged even count and use a "
+        "half-updated snapshot; make the store inside the write section (odd "
+        "count before, even count after)";
   } else if (auto It = Marked.find(C.Id); It != Marked.end() && C.FnLocks) {
     // Only in a function that does its own locking: a helper without any
     // lock operation is, on the kernel, nearly always called with the lock
@@ -555,22 +579,27 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
     Ev = &It->second;
     Msg = What + " '" + C.Name + "' outside any lock, but it is " + Ev->How +
           ", so it is accessed concurrently: this is a data race; use "
-          "WRITE_ONCE() (or an atomic), take the lock that protects it, or mark an "
+          "WRITE_ONCE() (or an atomic), take the lock that protects it, or "
+          "mark an "
           "intended race with data_race()";
   } else if (auto It = SeqWritten.find(C.Id); It != SeqWritten.end()) {
     Ev = &It->second;
-    Msg = What + " '" + C.Name + "' outside any write section, but it is " + Ev->How +
-          ": readers validated by that count can see a torn or half-updated value; "
+    Msg = What + " '" + C.Name + "' outside any write section, but it is " +
+          Ev->How +
+          ": readers validated by that count can see a torn or half-updated "
+          "value; "
           "move the update inside a write section";
   } else if (auto It = SeqRead.find(C.Id);
              ReportReadOnlyEvidence && It != SeqRead.end()) {
     Ev = &It->second;
-    Msg = What + " '" + C.Name + "' outside any lock or write section, but it is " +
-          Ev->How + ": the reader's retry cannot see this change; make the update "
+    Msg = What + " '" + C.Name +
+          "' outside any lock or write section, but it is " + Ev->How +
+          ": the reader's retry cannot see this change; make the update "
           "inside a write section";
   } else if ((Ev = statsSibling(C.Id))) {
-    Msg = What + " '" + C.Name + "' outside a u64_stats write section, but the " +
-          Ev->How + ": a 32-bit reader can see this 64-bit counter torn; wrap the "
+    Msg = What + " '" + C.Name +
+          "' outside a u64_stats write section, but the " + Ev->How +
+          ": a 32-bit reader can see this 64-bit counter torn; wrap the "
           "update in u64_stats_update_begin()/u64_stats_update_end()";
   } else {
     return;

@@ -169,7 +169,8 @@ private:
     case EventKind::ReadBegin:
       // As in the section analysis: a begin opens a section only when this
       // function validates its value (or it is open-coded).
-      if (I >= 0 && (E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var})))) {
+      if (I >= 0 &&
+          (E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var})))) {
         S.R[I] = Tri::Open;
         S.RBegin[I] = &E;
       }

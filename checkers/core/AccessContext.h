@@ -36,7 +36,7 @@ private:
 
 /// The context of one access.
 struct AccessContext {
-  bool MayLocked = false;       // some lock may be held
+  bool MayLocked = false;         // some lock may be held
   bool MayInWriteSection = false; // some write section may be open
   /// Counters whose write section may be open.
   llvm::SmallVector<int, 1> WriteSections;
