@@ -147,9 +147,26 @@ public:
         return true;
     return false;
   }
+  /// &local, &local.member: an object on this function's stack.
+  static bool isAddressOfLocal(const Expr *E) {
+    if (!E)
+      return false;
+    const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return false;
+    const Expr *X = U->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto *ME = dyn_cast<MemberExpr>(X)) {
+      if (ME->isArrow())
+        return false;
+      X = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(X);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V);
+  }
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasLocalStorage() && V->getType()->isPointerType() &&
-        isAllocation(V->getInit()))
+        (isAllocation(V->getInit()) || isAddressOfLocal(V->getInit())))
       Fresh.insert(V);
     return true;
   }

@@ -272,3 +272,30 @@ void clock_suspend(struct clock *k)
 {
 	k->base = 0;
 }
+
+/* A pointer into an object on the stack: not shared until it is queued. */
+struct waiter {
+	int flags;
+	struct waiter *next;
+};
+struct waitq {
+	spinlock_t lock;
+	struct waiter *head;
+};
+void waiter_wake(struct waitq *q, struct waiter *w)
+{
+	spin_lock(&q->lock);
+	smp_store_release(&w->flags, 0);
+	spin_unlock(&q->lock);
+}
+void waiter_wait(struct waitq *q)
+{
+	struct { struct waiter w; int bit; } entry;
+	struct waiter *w = &entry.w;
+
+	w->flags = 1;
+	spin_lock(&q->lock);
+	w->next = q->head;
+	q->head = w;
+	spin_unlock(&q->lock);
+}
