@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "core/AccessContext.h"
 
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -20,18 +21,13 @@ using namespace clang;
 namespace seqlint {
 namespace {
 
-using ReadState = llvm::DenseMap<int, const Event *>; // key -> checked load
-/// Held locks are pseudo keys below LockBase (one per lock object, -1 for
-/// an unknown one): while any is held (on some path), plain accesses are
-/// protected and marked loads do not start a check.
-constexpr int LockBase = -2;
-int lockKey(int Key) { return LockBase - 1 - (Key < 0 ? 0 : Key + 1); }
-bool anyLockHeld(const ReadState &S) {
-  for (auto &[K, E] : S)
-    if (K <= LockBase)
-      return true;
-  return false;
-}
+/// Checked loads by key, and the locks that may be held: while any is held
+/// (on some path), plain accesses are protected and marked loads do not
+/// start a check.
+struct ReadState {
+  llvm::DenseMap<int, const Event *> Checks; // key -> checked load
+  LockSet Locks;
+};
 
 class AccessPlainRereadCheck : public Check {
 public:
@@ -68,9 +64,12 @@ public:
         bool Changed = !Reached[Succ->getBlockID()];
         Reached[Succ->getBlockID()] = true;
         bool BackEdge = Rpo[Succ->getBlockID()] <= Rpo[B->getBlockID()];
-        for (auto &[K, E] : S)
-          if ((!BackEdge || K <= LockBase) && SI.insert({K, E}).second)
-            Changed = true;
+        if (!BackEdge)
+          for (auto &[K, E] : S.Checks)
+            if (SI.Checks.insert({K, E}).second)
+              Changed = true;
+        if (SI.Locks.join(S.Locks))
+          Changed = true;
         if (Changed)
           Work.push_back(Succ);
       }
@@ -110,13 +109,13 @@ private:
       switch (E.Kind) {
       case EventKind::Load:
         if (isCheckedMarkedLoad(T, E)) {
-          if (!anyLockHeld(S))
-            S[E.Key] = &E;
+          if (!S.Locks.any())
+            S.Checks[E.Key] = &E;
           break;
         }
-        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !anyLockHeld(S)) {
-          auto It = S.find(E.Key);
-          if (It != S.end() && Report && Reported.insert(It->second).second)
+        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.Locks.any()) {
+          auto It = S.Checks.find(E.Key);
+          if (It != S.Checks.end() && Report && Reported.insert(It->second).second)
             report(T, *It->second, E);
         }
         break;
@@ -124,42 +123,28 @@ private:
       case EventKind::RMW:
       case EventKind::CounterInc:
         if (E.Key >= 0)
-          S.erase(E.Key);
+          S.Checks.erase(E.Key);
         else
-          S.clear();
+          S.Checks.clear();
         break;
-      case EventKind::Lock: {
-        ReadState Locks;
-        for (auto &[K, L] : S)
-          if (K <= LockBase)
-            Locks[K] = L;
-        Locks[lockKey(E.Key)] = &E;
-        S = std::move(Locks); // checks made before the lock are over
+      case EventKind::Lock:
+        S.Locks.lock(E.Key);
+        S.Checks.clear(); // checks made before the lock are over
         break;
-      }
       case EventKind::Unlock:
-        if (!S.erase(lockKey(E.Key))) {
-          // Released a lock we did not see taken (or by another spelling):
-          // forget one, conservatively the unknown one first.
-          if (!S.erase(lockKey(-1)))
-            for (auto &[K, L] : S)
-              if (K <= LockBase) {
-                S.erase(K);
-                break;
-              }
-        }
+        S.Locks.unlock(E.Key);
         break;
       case EventKind::LocalDef:
-        for (auto It = S.begin(); It != S.end();) {
+        for (auto It = S.Checks.begin(); It != S.Checks.end();) {
           auto Cur = It++;
-          if (Cur->first >= 0 && T.key(Cur->first).Base == E.Var)
-            S.erase(Cur);
+          if (T.key(Cur->first).Base == E.Var)
+            S.Checks.erase(Cur);
         }
         break;
       case EventKind::WriteBegin:
       case EventKind::ReadBegin:
       case EventKind::ReadBeginOrLock:
-        S.clear(); // from here the data is protected or validated
+        S.Checks.clear(); // from here the data is protected or validated
         break;
       default:
         break;

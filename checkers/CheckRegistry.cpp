@@ -15,6 +15,8 @@ std::unique_ptr<Check> createBarrierMisplacedCheck();
 std::unique_ptr<Check> createSeqcountWriteUnlockedCheck();
 std::unique_ptr<Check> createBarrierUnpairedCheck();
 std::unique_ptr<Check> createMpMissingBarrierCheck();
+std::unique_ptr<Check> createAccessPlainSharedCheck();
+std::unique_ptr<Check> createAccessPlainInReadSectionCheck();
 
 const std::vector<CheckInfo> &allChecks() {
   static const std::vector<CheckInfo> Checks = {
@@ -26,6 +28,8 @@ const std::vector<CheckInfo> &allChecks() {
       {"seqcount-read-odd-unchecked", true, createSeqcountReadOddUncheckedCheck},
       {"seqcount-read-side-effect", true, createSeqcountReadSideEffectCheck},
       // Off by default: see docs/real-world.md for its rate on Linux 6.12.
+      {"access-plain-shared", false, createAccessPlainSharedCheck},
+      {"access-plain-in-read-section", true, createAccessPlainInReadSectionCheck},
       {"access-plain-reread", false, createAccessPlainRereadCheck},
       {"barrier-wrong-kind", true, createBarrierWrongKindCheck},
       {"barrier-misplaced", true, createBarrierMisplacedCheck},

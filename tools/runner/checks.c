@@ -38,10 +38,11 @@ const check_info g_checks[] = {
      "effects inside a seqcount read section: it repeats on every retry and acts on "
      "torn data."},
     {"access-plain-shared",
-     "Plain access to data shared without a lock.",
-     "Data written with WRITE_ONCE/atomics or read inside a seqcount section elsewhere "
-     "is accessed plainly here, outside any lock or write section. Use READ_ONCE/"
-     "WRITE_ONCE, or data_race() for an intentional race."},
+     "Plain write to data shared without a lock.",
+     "Data written with WRITE_ONCE/atomics, or read or written inside a seqcount section "
+     "elsewhere in the file, is stored or updated plainly here, outside any lock or write "
+     "section (seqcount data: any store outside a write section). Use WRITE_ONCE, a write "
+     "section, or data_race() for an intentional race."},
     {"access-plain-in-read-section",
      "Plain load of concurrently written data inside a C11 read section.",
      "In C11 code, plain loads of concurrently written data inside a seqcount read "

@@ -1,0 +1,635 @@
+//===- AccessPlainSharedCheck.cpp -----------------------------------------===//
+//
+// access-plain-shared (TU-wide): a plain store or read-modify-write of data
+// that the rest of the translation unit treats as shared without a lock:
+//   - written with WRITE_ONCE()/store-release/an atomic builtin elsewhere,
+//   - read inside a seqcount read section, or
+//   - written inside a seqcount write section (u64_stats included),
+// done here outside any lock and outside any write section. The plain
+// access races with the lockless readers (a data race under the LKMM and
+// C11; a torn or half-updated value for a seqcount reader).
+//
+// Also, for seqcount data only: a marked (WRITE_ONCE/relaxed) store of data
+// written inside write sections elsewhere, done outside one: readers of the
+// seqcount cannot see the change, so they validate half-updated snapshots
+// (HAMi-core: a slot reset that sets the count even, then clears the data).
+//
+// And for u64_stats: a 64-bit integer field of a structure whose other
+// 64-bit statistics are updated inside u64_stats_update_begin() sections on
+// a u64_stats_sync member, updated plainly outside one (the gve driver's
+// tx->dropped_pkt++, fixed by 858b1d07e491).
+//
+// Not shared yet, or not any more: init/setup/alloc/create/probe and
+// teardown functions by name, __init/__exit code, fresh objects from an
+// allocator in a local pointer. data_race() marks an intended race. Static
+// functions whose every call site in the TU holds a lock or a write section
+// are protected by their callers.
+//
+// The functions that only write plainly have no trace (the driver builds a
+// CFG only for functions with marked accesses or sections): after the TU, a
+// cheap AST walk finds plain writes to the shared set and only those
+// functions are classified.
+//
+//===----------------------------------------------------------------------===//
+#include "Check.h"
+#include "core/AccessContext.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+namespace {
+
+using Identity = const ValueDecl *;
+
+/// The declaration that names a location across functions: the last field,
+/// or a global variable.
+Identity identityOf(const LocationKey &K) {
+  if (K.Field)
+    return K.Field;
+  if (K.Storage == LocationKey::Global && K.Base)
+    return K.Base;
+  return nullptr;
+}
+
+/// Same, from an lvalue expression (the AST walk over untraced functions).
+Identity identityOfExpr(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->getMemberDecl()->getName().empty() ? nullptr
+                                                    : ME->getMemberDecl();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      return V && V->hasGlobalStorage() && !V->isStaticLocal() ? V : nullptr;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Functions that run before the object is published or after it is
+/// unpublished, by the name's words: foo_init, setup_bar, baz_alloc …
+bool isLifecycleName(StringRef Name) {
+  static const char *Words[] = {
+      "init",    "setup",  "alloc",       "create", "probe",    "new",
+      "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
+      "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
+      "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
+      "suspend", "resume"};
+  SmallVector<StringRef, 6> Parts;
+  Name.split(Parts, '_', -1, false);
+  for (StringRef P : Parts) {
+    std::string L = P.lower();
+    for (const char *W : Words)
+      if (L == W || (StringRef(L).starts_with(W) && StringRef(W) == "init"))
+        return true;
+  }
+  return false;
+}
+
+/// Is L inside the argument of data_race() (an intended, marked race)?
+bool insideDataRace(SourceLocation L, const SourceManager &SM,
+                    const LangOptions &LO) {
+  for (unsigned I = 0; I < 32 && L.isMacroID(); ++I) {
+    if (Lexer::getImmediateMacroName(L, SM, LO) == "data_race")
+      return true;
+    L = SM.getImmediateMacroCallerLoc(L);
+  }
+  return false;
+}
+
+bool isAllocatorName(StringRef N) {
+  return N.contains("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
+         N.ends_with("_new") || N == "new";
+}
+
+/// Local pointers assigned an allocator's result in FD.
+class FreshFinder : public RecursiveASTVisitor<FreshFinder> {
+public:
+  DenseSet<const VarDecl *> Fresh;
+  static bool isAllocation(const Expr *E) {
+    if (!E)
+      return false;
+    E = E->IgnoreParenCasts();
+    if (const auto *SE = dyn_cast<StmtExpr>(E))
+      // kzalloc() and kmem_cache_alloc() are macros around alloc_hooks():
+      // ({ …; _res = kzalloc_noprof(…); …; _res; }).
+      return callsAllocator(SE->getSubStmt(), 0);
+    if (const FunctionDecl *F = calleeOf(E))
+      return F->getIdentifier() && isAllocatorName(F->getName());
+    return false;
+  }
+  static bool callsAllocator(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 12)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = calleeOf(CE))
+        if (F->getIdentifier() && isAllocatorName(F->getName()))
+          return true;
+    for (const Stmt *C : S->children())
+      if (callsAllocator(C, Depth + 1))
+        return true;
+    return false;
+  }
+  /// &local, &local.member: an object on this function's stack.
+  static bool isAddressOfLocal(const Expr *E) {
+    if (!E)
+      return false;
+    const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return false;
+    const Expr *X = U->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto *ME = dyn_cast<MemberExpr>(X)) {
+      if (ME->isArrow())
+        return false;
+      X = ME->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(X);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V);
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasLocalStorage() && V->getType()->isPointerType() &&
+        (isAllocation(V->getInit()) || isAddressOfLocal(V->getInit())))
+      Fresh.insert(V);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() != BO_Assign)
+      return true;
+    if (const auto *DR =
+            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        if (V->hasLocalStorage() && isAllocation(BO->getRHS()))
+          Fresh.insert(V);
+    return true;
+  }
+};
+
+/// Data that is only *read* in a read section (never written in a write
+/// section or with a marked store in the TU) is not reported: on Linux 6.12
+/// every such finding was an out-parameter or a key the reader computes
+/// (blk-iocost ioc_now, dcache qstr hash, md badblocks), not seqcount data.
+constexpr bool ReportReadOnlyEvidence = false;
+
+struct Evidence {
+  SourceLocation Loc;
+  std::string How;  // "written with WRITE_ONCE() in foo()"
+  std::string Note; // the note's text
+};
+
+struct Candidate {
+  Identity Id;
+  const FunctionDecl *FD;
+  SourceLocation Loc;
+  std::string Name;
+  bool RMW;
+  bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
+  bool FnLocks; // the function takes, releases or asserts a lock somewhere
+};
+
+struct CallSite {
+  const FunctionDecl *Caller;
+  bool Protected;
+  bool FromAst;
+};
+
+class AccessPlainSharedCheck : public Check {
+public:
+  AccessPlainSharedCheck() : Check("access-plain-shared") {}
+  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
+
+  void functionDone(const FunctionTrace &T, Classifier &C) override {
+    Traced.insert(T.FD->getCanonicalDecl());
+    collect(T);
+  }
+
+  void translationUnitDone(Classifier &C) override;
+
+private:
+  bool inMainFile(const FunctionDecl *FD) const {
+    const SourceManager &SM = Ctx->Ctx->getSourceManager();
+    return SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+  }
+
+  static std::string fnName(const FunctionDecl *FD) {
+    return FD->getIdentifier() ? FD->getName().str() + "()"
+                               : std::string("here");
+  }
+
+  void collect(const FunctionTrace &T);
+  bool excludedFunction(const FunctionDecl *FD) const;
+  bool protectedByCallers(const FunctionDecl *FD);
+  bool interesting(Identity Id) const {
+    return Marked.count(Id) || SeqWritten.count(Id) || SeqRead.count(Id) ||
+           statsSibling(Id);
+  }
+  /// The u64_stats evidence for a 64-bit field of a structure whose other
+  /// statistics are updated in u64_stats sections.
+  const Evidence *statsSibling(Identity Id) const {
+    const auto *FD = dyn_cast_or_null<FieldDecl>(Id);
+    if (!FD || Counters.count(FD))
+      return nullptr;
+    auto It = StatsRecords.find(FD->getParent());
+    if (It == StatsRecords.end())
+      return nullptr;
+    // u64/s64 (long long): the type u64_stats protects on 32-bit machines.
+    // `unsigned long` is 64-bit only on 64-bit machines, where it needs no
+    // seqcount (mac80211 keeps such counters next to its u64_stats_sync).
+    const auto *BT = FD->getType().getCanonicalType()->getAs<BuiltinType>();
+    if (!BT || (BT->getKind() != BuiltinType::ULongLong &&
+                BT->getKind() != BuiltinType::LongLong))
+      return nullptr;
+    return &It->second;
+  }
+  void report(const Candidate &C);
+
+  DenseSet<const FunctionDecl *> Traced;
+  DenseMap<Identity, Evidence> Marked, SeqWritten, SeqRead;
+  DenseSet<Identity> Counters;
+  DenseMap<const RecordDecl *, Evidence> StatsRecords;
+  std::vector<Candidate> Candidates;
+  DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
+  DenseSet<const FunctionDecl *> Escaped;
+  DenseMap<const FunctionDecl *, int> ProtectedMemo; // 0 busy, 1 no, 2 yes
+};
+
+void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
+  const FunctionDecl *FD = T.FD;
+  bool Main = inMainFile(FD);
+  // Keys that only compute a counter's address (s in s->seq).
+  DenseSet<int> CounterKeys, AddressKeys;
+  for (int K : T.Counters) {
+    CounterKeys.insert(K);
+    if (Identity Id = identityOf(T.key(K)))
+      Counters.insert(Id);
+  }
+  for (unsigned K = 0; K != T.Keys.size(); ++K)
+    for (int C : T.Counters) {
+      StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
+      if (CT.size() > KT.size() && CT.starts_with(KT))
+        AddressKeys.insert(K);
+    }
+  bool FnLocks = false, FnWriteStep = false;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events) {
+      if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+        FnLocks = true;
+      // write_seqcount_invalidate(), latch switches: a one-shot write step
+      // whose stores before it are part of the protocol (__d_drop).
+      if (E.Kind == EventKind::Barrier &&
+          (E.ApiName.contains("invalidate") || E.ApiName.contains("latch") ||
+           E.ApiName.contains("seqcount_barrier")))
+        FnWriteStep = true;
+    }
+  std::optional<DenseSet<const VarDecl *>> Fresh;
+  auto IsFresh = [&](const LocationKey &K) {
+    if (K.Storage != LocationKey::Local || !K.Base)
+      return false;
+    if (!Fresh) {
+      FreshFinder F;
+      F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+      Fresh = std::move(F.Fresh);
+    }
+    return Fresh->count(K.Base) > 0;
+  };
+
+  scanAccessContexts(T, [&](const Event &E, const AccessContext &C) {
+    if (E.Kind == EventKind::Call) {
+      if (E.Callee)
+        Calls[E.Callee->getCanonicalDecl()].push_back(
+            {FD->getCanonicalDecl(), C.MayLocked || C.MayInWriteSection,
+             false});
+      return;
+    }
+    if (E.Kind != EventKind::Load && E.Kind != EventKind::Store &&
+        E.Kind != EventKind::RMW)
+      return;
+    if (E.Key < 0 || CounterKeys.count(E.Key) || AddressKeys.count(E.Key))
+      return;
+    const LocationKey &K = T.key(E.Key);
+    if (K.isLocal())
+      return;
+    Identity Id = identityOf(K);
+    if (!Id)
+      return;
+    std::string N = K.displayName();
+    bool Write = E.Kind != EventKind::Load;
+    // --- evidence (from the main file only: an inline helper of a shared
+    // header says nothing about how this file's data is protected) ---
+    if (Main) {
+      if (E.Kind == EventKind::Load && !C.ReadSections.empty()) {
+        const Event *Begin = C.ReadSections.front().second;
+        SeqRead.try_emplace(
+            Id,
+            Evidence{
+                E.Loc, "read inside a seqcount read section in " + fnName(FD),
+                "'" + N + "' is read inside the read section begun by " +
+                    (Begin->ApiName.empty() ? std::string("the counter load")
+                                            : spelling(*Begin)) +
+                    " here"});
+      }
+      // A counter needs an identity: `(*seq)++` on a local pointer named
+      // seq is not a seqcount (tcp_recvmsg_locked).
+      // The counter must sit with the data: in the same object (tx->statss
+      // and tx->bytes), or both global. A global seqlock used as a lock
+      // around other objects' fields (rename_lock around dentry->d_flags)
+      // does not make those fields its data.
+      auto SameHome = [&](int Counter) {
+        const LocationKey &CK = T.key(Counter);
+        if (!identityOf(CK))
+          return false;
+        if (CK.Base && CK.Base == K.Base)
+          return true;
+        return CK.Storage == LocationKey::Global && !CK.ViaPointer &&
+               K.Storage == LocationKey::Global && !K.ViaPointer;
+      };
+      if (Write && C.MayInWriteSection && SameHome(C.WriteSections.front())) {
+        int Counter = C.WriteSections.front();
+        std::string CN = T.key(Counter).displayName();
+        SeqWritten.try_emplace(
+            Id, Evidence{E.Loc,
+                         "written inside write sections of '" + CN + "' in " +
+                             fnName(FD),
+                         "'" + N + "' is written inside a write section of '" +
+                             CN + "' here"});
+        // u64_stats: the other 64-bit fields of the same structure belong
+        // to the same statistics.
+        const auto *CF = dyn_cast_or_null<FieldDecl>(T.key(Counter).Field);
+        const auto *DF = dyn_cast<FieldDecl>(Id);
+        if (CF && DF && CF->getParent() == DF->getParent() &&
+            CF->getType().getAsString().find("u64_stats_sync") !=
+                std::string::npos)
+          StatsRecords.try_emplace(
+              DF->getParent(),
+              Evidence{
+                  E.Loc,
+                  "other statistics of the structure are updated inside "
+                  "u64_stats_update_begin(&" +
+                      CN + ") sections, in " + fnName(FD),
+                  "'" + N +
+                      "' is updated inside a u64_stats write section of '" +
+                      CN + "' here"});
+      }
+      if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_"))
+        Marked.try_emplace(
+            Id, Evidence{E.Loc,
+                         "written with " +
+                             (E.ApiName.empty() ? std::string("an atomic store")
+                                                : spelling(E)) +
+                             " in " + fnName(FD),
+                         "'" + N + "' is written with " +
+                             (E.ApiName.empty() ? std::string("an atomic store")
+                                                : spelling(E)) +
+                             " here"});
+    }
+    // --- candidates ---
+    // Inside a read section a store is seqcount-read-side-effect's finding.
+    if (!Write || !Main || C.MayInWriteSection || C.MayLocked ||
+        !C.ReadSections.empty() || FnWriteStep)
+      return;
+    bool Plain = E.Ord == Order::Plain && !E.Api;
+    bool Relaxed =
+        !Plain && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_");
+    if (!Plain && !Relaxed)
+      return;
+    if (K.ViaPointer && IsFresh(K))
+      return;
+    if (E.S && insideDataRace(E.S->getBeginLoc(), Ctx->Ctx->getSourceManager(),
+                              Ctx->Ctx->getLangOpts()))
+      return;
+    Candidates.push_back(
+        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
+  });
+}
+
+bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
+  if (FD->getIdentifier() && isLifecycleName(FD->getName()))
+    return true;
+  for (const FunctionDecl *R : FD->redecls())
+    if (const auto *SA = R->getAttr<SectionAttr>()) {
+      StringRef S = SA->getName();
+      if (S.starts_with(".init") || S.starts_with(".exit") ||
+          S.starts_with(".ref"))
+        return true;
+    }
+  return false;
+}
+
+/// A static function whose every call site in the TU holds a lock or a
+/// write section (or is in such a function), and whose address is not
+/// taken. `_locked`/`_nolock` names say the caller holds the lock.
+bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
+  FD = FD->getCanonicalDecl();
+  if (FD->getIdentifier()) {
+    StringRef N = FD->getName();
+    if (N.ends_with("_locked") || N.ends_with("_nolock") ||
+        N.contains("_locked_"))
+      return true;
+  }
+  auto [It, New] = ProtectedMemo.try_emplace(FD, 0);
+  if (!New)
+    return It->second == 2;
+  bool Result = false;
+  auto CI = Calls.find(FD);
+  if (!FD->isExternallyVisible() && !Escaped.count(FD) && CI != Calls.end() &&
+      !CI->second.empty()) {
+    Result = true;
+    for (const CallSite &CS : CI->second)
+      if (!CS.Protected &&
+          !(CS.Caller != FD && protectedByCallers(CS.Caller))) {
+        Result = false;
+        break;
+      }
+  }
+  ProtectedMemo[FD] = Result ? 2 : 1;
+  return Result;
+}
+
+/// The AST walk after the TU: which functions take the address of which,
+/// the call sites in functions without a trace, and which of those write
+/// the shared set plainly.
+class TuWalker : public RecursiveASTVisitor<TuWalker> {
+public:
+  TuWalker(const DenseSet<const FunctionDecl *> &Traced,
+           function_ref<bool(Identity)> Interesting, const SourceManager &SM)
+      : Traced(Traced), Interesting(Interesting), SM(SM) {}
+
+  DenseSet<const FunctionDecl *> Escaped, NeedTrace, Locking;
+  DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>>
+      UntracedCalls;
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Cur;
+    bool SavedLocks = CurLocks;
+    Cur = FD->doesThisDeclarationHaveABody() ? FD : nullptr;
+    CurUntraced = Cur && !Traced.count(FD->getCanonicalDecl()) &&
+                  SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()));
+    CurLocks = false;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    if (Cur && CurLocks)
+      Locking.insert(Cur); // takes a lock by a name we do not model: its
+                           // call sites count as protected
+    Cur = Saved;
+    CurLocks = SavedLocks;
+    CurUntraced = Cur && !Traced.count(Cur->getCanonicalDecl()) &&
+                  SM.isInMainFile(SM.getExpansionLoc(Cur->getLocation()));
+    return R;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    if (const auto *DR =
+            dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+      CalleeRefs.insert(DR);
+    const FunctionDecl *F = calleeOf(CE);
+    if (!F || !Cur)
+      return true;
+    StringRef N = F->getIdentifier() ? F->getName() : StringRef();
+    if (N.contains("lock") && !N.contains("block") && !N.contains("clock"))
+      CurLocks = true;
+    if (Cur && !Traced.count(Cur->getCanonicalDecl()))
+      UntracedCalls[Cur].push_back(F->getCanonicalDecl());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DR) {
+    if (const auto *F = dyn_cast<FunctionDecl>(DR->getDecl()))
+      if (!CalleeRefs.count(DR))
+        Escaped.insert(F->getCanonicalDecl());
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (CurUntraced && BO->isAssignmentOp())
+      noteWrite(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (CurUntraced && U->isIncrementDecrementOp())
+      noteWrite(U->getSubExpr());
+    return true;
+  }
+
+private:
+  void noteWrite(const Expr *LHS) {
+    if (Identity Id = identityOfExpr(LHS))
+      if (Interesting(Id))
+        NeedTrace.insert(Cur);
+  }
+  const DenseSet<const FunctionDecl *> &Traced;
+  function_ref<bool(Identity)> Interesting;
+  const SourceManager &SM;
+  const FunctionDecl *Cur = nullptr;
+  bool CurUntraced = false, CurLocks = false;
+  DenseSet<const DeclRefExpr *> CalleeRefs;
+};
+
+void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
+  if (Marked.empty() && SeqWritten.empty() && SeqRead.empty())
+    return; // nothing is shared in this TU: no walk
+  ASTContext &AC = *Ctx->Ctx;
+  auto Interesting = [this](Identity Id) { return interesting(Id); };
+  TuWalker W(Traced, Interesting, AC.getSourceManager());
+  W.TraverseDecl(AC.getTranslationUnitDecl());
+  Escaped = std::move(W.Escaped);
+  for (auto &[Caller, Callees] : W.UntracedCalls) {
+    if (W.NeedTrace.count(Caller))
+      continue; // classified below, with its locks
+    for (const FunctionDecl *Callee : Callees)
+      Calls[Callee].push_back(
+          {Caller->getCanonicalDecl(), W.Locking.count(Caller) > 0, true});
+  }
+  for (const FunctionDecl *FD : W.NeedTrace)
+    if (std::unique_ptr<FunctionTrace> T = Cl.classify(FD))
+      collect(*T);
+
+  DenseSet<SourceLocation> Done;
+  for (const Candidate &C : Candidates) {
+    if (!Done.insert(C.Loc).second)
+      continue;
+    if (Counters.count(C.Id) || excludedFunction(C.FD) ||
+        protectedByCallers(C.FD))
+      continue;
+    report(C);
+  }
+}
+
+void AccessPlainSharedCheck::report(const Candidate &C) {
+  std::string What = C.Marked ? "store to"
+                     : C.RMW  ? "plain read-modify-write of"
+                              : "plain store to";
+  const Evidence *Ev = nullptr;
+  std::string Msg;
+  if (C.Marked) {
+    // A marked store is fine for the LKMM; for a seqcount's data it still
+    // has to be inside a write section, or readers validate a torn snapshot.
+    auto It = SeqWritten.find(C.Id);
+    if (It == SeqWritten.end())
+      return;
+    Ev = &It->second;
+    Msg =
+        What + " '" + C.Name + "' outside a write section, but it is " +
+        Ev->How +
+        ": a reader can see this store with an unchanged even count and use a "
+        "half-updated snapshot; make the store inside the write section (odd "
+        "count before, even count after)";
+  } else if (auto It = Marked.find(C.Id); It != Marked.end() && C.FnLocks) {
+    // Only in a function that does its own locking: a helper without any
+    // lock operation is, on the kernel, nearly always called with the lock
+    // held by a caller the TU cannot show ("d_lock must be held").
+    Ev = &It->second;
+    Msg = What + " '" + C.Name + "' outside any lock, but it is " + Ev->How +
+          ", so it is accessed concurrently: this is a data race; use "
+          "WRITE_ONCE() (or an atomic), take the lock that protects it, or "
+          "mark an "
+          "intended race with data_race()";
+  } else if (auto It = SeqWritten.find(C.Id); It != SeqWritten.end()) {
+    Ev = &It->second;
+    Msg = What + " '" + C.Name + "' outside any write section, but it is " +
+          Ev->How +
+          ": readers validated by that count can see a torn or half-updated "
+          "value; "
+          "move the update inside a write section";
+  } else if (auto It = SeqRead.find(C.Id);
+             ReportReadOnlyEvidence && It != SeqRead.end()) {
+    Ev = &It->second;
+    Msg = What + " '" + C.Name +
+          "' outside any lock or write section, but it is " + Ev->How +
+          ": the reader's retry cannot see this change; make the update "
+          "inside a write section";
+  } else if ((Ev = statsSibling(C.Id))) {
+    Msg = What + " '" + C.Name +
+          "' outside a u64_stats write section, but the " + Ev->How +
+          ": a 32-bit reader can see this 64-bit counter torn; wrap the "
+          "update in u64_stats_update_begin()/u64_stats_update_end()";
+  } else {
+    return;
+  }
+  Finding F = make(C.Loc, Msg);
+  F.Notes.push_back({Ev->Loc, Ev->Note});
+  emit(F);
+}
+
+} // namespace
+
+std::unique_ptr<Check> createAccessPlainSharedCheck() {
+  return std::make_unique<AccessPlainSharedCheck>();
+}
+
+} // namespace seqlint

@@ -1,0 +1,219 @@
+//===- AccessContext.cpp --------------------------------------------------===//
+#include "core/AccessContext.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <algorithm>
+#include <deque>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+void LockSet::lock(int Key) {
+  if (Key < -1)
+    Key = -1;
+  auto It = std::lower_bound(Held.begin(), Held.end(), Key);
+  if (It == Held.end() || *It != Key)
+    Held.insert(It, Key);
+}
+
+void LockSet::unlock(int Key) {
+  if (Key < -1)
+    Key = -1;
+  auto It = std::lower_bound(Held.begin(), Held.end(), Key);
+  if (It != Held.end() && *It == Key) {
+    Held.erase(It);
+    return;
+  }
+  // Not seen taken: forget one, conservatively the unknown one first (it
+  // sorts first).
+  if (!Held.empty())
+    Held.erase(Held.begin());
+}
+
+bool LockSet::join(const LockSet &O) {
+  bool Grew = false;
+  for (int K : O.Held) {
+    auto It = std::lower_bound(Held.begin(), Held.end(), K);
+    if (It == Held.end() || *It != K) {
+      Held.insert(It, K);
+      Grew = true;
+    }
+  }
+  return Grew;
+}
+
+namespace {
+
+enum class Tri : unsigned char { Closed, Open, Maybe };
+Tri join(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
+
+struct State {
+  bool Reached = false;
+  LockSet Locks;
+  std::vector<Tri> W, R;
+  std::vector<const Event *> RBegin;
+  bool operator==(const State &O) const {
+    return Reached == O.Reached && Locks == O.Locks && W == O.W && R == O.R &&
+           RBegin == O.RBegin;
+  }
+};
+
+class Scan {
+public:
+  explicit Scan(const FunctionTrace &T) : T(T) {
+    for (int K : T.Counters)
+      Counters.push_back(K);
+    llvm::sort(Counters);
+    for (unsigned I = 0; I != Counters.size(); ++I)
+      Slot[Counters[I]] = I;
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events)
+        if (E.Kind == EventKind::ReadRetry && E.Var && E.Key >= 0)
+          Validated.insert({E.Key, E.Var});
+  }
+
+  void run(function_ref<void(const Event &, const AccessContext &)> Visit) {
+    const CFG &G = *T.Cfg;
+    unsigned N = G.getNumBlockIDs();
+    In.assign(N, State());
+    for (State &S : In) {
+      S.W.assign(Counters.size(), Tri::Closed);
+      S.R.assign(Counters.size(), Tri::Closed);
+      S.RBegin.assign(Counters.size(), nullptr);
+    }
+    In[G.getEntry().getBlockID()].Reached = true;
+    std::deque<const CFGBlock *> Work{&G.getEntry()};
+    std::vector<bool> Queued(N);
+    Queued[G.getEntry().getBlockID()] = true;
+    unsigned Budget = 100 * N + 1000;
+    while (!Work.empty() && Budget--) {
+      const CFGBlock *B = Work.front();
+      Work.pop_front();
+      Queued[B->getBlockID()] = false;
+      State Out = In[B->getBlockID()];
+      for (const Event &E : T.Blocks[B->getBlockID()].Events)
+        step(E, Out);
+      for (const CFGBlock *Succ : B->succs()) {
+        if (!Succ)
+          continue;
+        State &SI = In[Succ->getBlockID()];
+        if (joinInto(SI, Out) && !Queued[Succ->getBlockID()]) {
+          Queued[Succ->getBlockID()] = true;
+          Work.push_back(Succ);
+        }
+      }
+    }
+    for (const CFGBlock *B : reversePostOrder(G)) {
+      State S = In[B->getBlockID()];
+      if (!S.Reached)
+        continue;
+      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+        AccessContext C;
+        C.MayLocked = S.Locks.any();
+        for (unsigned I = 0; I != Counters.size(); ++I) {
+          if (S.W[I] != Tri::Closed) {
+            C.MayInWriteSection = true;
+            C.WriteSections.push_back(Counters[I]);
+          }
+          if (S.R[I] == Tri::Open && S.RBegin[I])
+            C.ReadSections.push_back({Counters[I], S.RBegin[I]});
+        }
+        Visit(E, C);
+        step(E, S);
+      }
+    }
+  }
+
+private:
+  static bool joinInto(State &Into, const State &From) {
+    if (!From.Reached)
+      return false;
+    if (!Into.Reached) {
+      Into = From;
+      return true;
+    }
+    State Old = Into;
+    Into.Locks.join(From.Locks);
+    for (size_t I = 0; I != Into.W.size(); ++I) {
+      Into.W[I] = join(Into.W[I], From.W[I]);
+      Into.R[I] = join(Into.R[I], From.R[I]);
+      if (!Into.RBegin[I])
+        Into.RBegin[I] = From.RBegin[I];
+    }
+    return !(Old == Into);
+  }
+
+  void step(const Event &E, State &S) {
+    auto It = Slot.find(E.Key);
+    int I = It == Slot.end() ? -1 : (int)It->second;
+    switch (E.Kind) {
+    case EventKind::WriteBegin:
+      if (I >= 0) {
+        S.W[I] = Tri::Open;
+        S.R[I] = Tri::Closed;
+      }
+      break;
+    case EventKind::WriteEnd:
+      if (I >= 0)
+        S.W[I] = Tri::Closed;
+      break;
+    case EventKind::CounterInc:
+      if (I >= 0)
+        S.W[I] = S.W[I] == Tri::Closed ? Tri::Open
+                 : S.W[I] == Tri::Open ? Tri::Closed
+                                       : Tri::Maybe;
+      break;
+    case EventKind::ReadBegin:
+      // As in the section analysis: a begin opens a section only when this
+      // function validates its value (or it is open-coded).
+      if (I >= 0 &&
+          (E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var})))) {
+        S.R[I] = Tri::Open;
+        S.RBegin[I] = &E;
+      }
+      break;
+    case EventKind::ReadBeginOrLock:
+      if (I >= 0) {
+        S.R[I] = Tri::Maybe;
+        S.RBegin[I] = &E;
+      }
+      break;
+    case EventKind::ReadRetry:
+    case EventKind::ReadDone:
+      if (I >= 0)
+        S.R[I] = Tri::Closed;
+      break;
+    case EventKind::Lock:
+      if (I >= 0)
+        S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
+      S.Locks.lock(E.Key);
+      break;
+    case EventKind::Unlock:
+      S.Locks.unlock(E.Key);
+      break;
+    default:
+      break;
+    }
+  }
+
+  const FunctionTrace &T;
+  std::vector<int> Counters;
+  DenseMap<int, unsigned> Slot;
+  DenseSet<std::pair<int, const VarDecl *>> Validated;
+  std::vector<State> In;
+};
+
+} // namespace
+
+void scanAccessContexts(
+    const FunctionTrace &T,
+    function_ref<void(const Event &, const AccessContext &)> Visit) {
+  if (!T.Cfg)
+    return;
+  Scan(T).run(Visit);
+}
+
+} // namespace seqlint
