@@ -309,10 +309,11 @@ private:
       for (unsigned I = 0; I != S.C.size(); ++I) {
         CounterState &C = S.C[I];
         if (C.W == Tri::Open) {
-          // A store-release is ordered after everything before it, the odd
-          // increment included; it does not order what follows it.
-          bool Release = E.Kind == EventKind::Store &&
-                         (E.Ord == Order::Release || E.Ord == Order::SeqCst);
+          // A store-release (or a release/fully ordered RMW) is ordered
+          // after everything before it, the odd increment included; it does
+          // not order what follows it.
+          bool Release = E.Ord == Order::Release || E.Ord == Order::SeqCst ||
+                         (E.Kind == EventKind::RMW && E.Ord == Order::AcqRel);
           if (Report && C.WNeedBarrier && C.WBegin && !Release)
             Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
           C.WUnordered = true;

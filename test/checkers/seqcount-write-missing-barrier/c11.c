@@ -169,3 +169,16 @@ void ok_stats(struct counters *c, unsigned long len)
 	atomic_fetch_add_explicit(&c->packets, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&c->bytes, len, memory_order_relaxed);
 }
+
+/* Data updates that are release (or fully ordered) read-modify-writes are
+ * ordered after the odd increment themselves, like release stores. */
+void ok_release_rmw_data(struct sample *s, unsigned long n)
+{
+	unsigned seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+
+	atomic_store_explicit(&s->seq, seq + 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->a, n, memory_order_release);
+	atomic_fetch_or_explicit(&s->b, n, memory_order_acq_rel);
+	atomic_fetch_sub(&s->a, 1);
+	atomic_store_explicit(&s->seq, seq + 2, memory_order_release);
+}
