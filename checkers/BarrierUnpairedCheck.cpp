@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "MessagePassing.h"
+#include "core/BarrierScan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -67,8 +68,9 @@ public:
         });
     Orderings[T.FD] = orderingOf(T, C);
     const SourceManager &SM = Ctx->Ctx->getSourceManager();
-    for (const BlockEvents &BE : T.Blocks)
-      for (const Event &E : BE.Events) {
+    for (unsigned B = 0; B != T.Blocks.size(); ++B)
+      for (unsigned I = 0; I != T.Blocks[B].Events.size(); ++I) {
+        const Event &E = T.Blocks[B].Events[I];
         unsigned Side = 0;
         if (E.Kind == EventKind::Barrier && E.Api) {
           if (E.Bits & OrdSS)
@@ -86,6 +88,8 @@ public:
           PC->BarrierLoc = E.Loc;
           PC->BarrierSpelling = E.ApiName.str() + "()";
           PC->Side = Side;
+          if (isJudgedBarrier(E))
+            CommentData[E.Loc.getRawEncoding()] = barrierDataOf(T, B, I);
           Comments.push_back(std::move(*PC));
         }
       }
@@ -186,12 +190,20 @@ private:
       unsigned Need = PC.Side == PairWrite  ? (unsigned)PairRead
                       : PC.Side == PairRead ? (unsigned)PairWrite
                                             : (unsigned)(PairRead | PairWrite);
-      bool AllStale = true;
+      // Each named function: no ordering of the kind needed (stale), or
+      // only explicit barriers of that kind that order other data than
+      // this barrier (wrong partner), or anything else (silent).
+      bool AllStale = true, AllWrong = true;
       const FunctionDecl *First = nullptr;
+      std::optional<BarrierData> Wrong;
+      const FunctionDecl *WrongFn = nullptr;
+      auto Own = CommentData.find(PC.BarrierLoc.getRawEncoding());
       for (const std::string &Name : PC.Functions) {
+        AllWrong = AllWrong && Own != CommentData.end() &&
+                   Own->second.Complete && !Own->second.Data.empty();
         auto It = Defs.find(Name);
         if (It == Defs.end()) {
-          AllStale = false; // defined elsewhere: cannot tell
+          AllStale = AllWrong = false; // defined elsewhere: cannot tell
           break;
         }
         // An empty stub (the #else of a config option) says nothing.
@@ -199,16 +211,42 @@ private:
                 dyn_cast_or_null<CompoundStmt>(It->second->getBody()))
           if (Body->size() == 0 ||
               (Body->size() == 1 && isConstantReturn(Body->body_front()))) {
-            AllStale = false;
+            AllStale = AllWrong = false;
             break;
           }
         OrderingSummary S = summaryOf(It->second, C);
-        if (S.Unknown || (S.Sides & Need)) {
-          AllStale = false;
+        if (S.Unknown) {
+          AllStale = AllWrong = false;
           break;
         }
         if (!First)
           First = It->second;
+        if (!(S.Sides & Need))
+          continue; // stale for this name
+        AllStale = false;
+        if (!AllWrong || (S.OtherSides & Need)) {
+          AllWrong = false;
+          break;
+        }
+        for (const BarrierData &BD : S.Barriers) {
+          if (!(BD.Sides & Need))
+            continue;
+          if (!BD.Complete || BD.Data.empty() ||
+              BD.sharesDataWith(Own->second)) {
+            AllWrong = false;
+            break;
+          }
+          if (!Wrong) {
+            Wrong = BD;
+            WrongFn = It->second;
+          }
+        }
+        if (!AllWrong)
+          break;
+      }
+      if (!AllStale && AllWrong && Wrong) {
+        reportWrongData(PC, Own->second, *Wrong, WrongFn);
+        continue;
       }
       if (!AllStale || !First)
         continue;
@@ -231,6 +269,36 @@ private:
     }
   }
 
+  static std::string dataList(const BarrierData &BD) {
+    std::string Out;
+    unsigned N = 0;
+    for (const ValueDecl *D : BD.Data) {
+      if (N == 3) {
+        Out += ", ...";
+        break;
+      }
+      if (N++)
+        Out += ", ";
+      Out += "'" + D->getNameAsString() + "'";
+    }
+    return Out;
+  }
+
+  void reportWrongData(const PairingComment &PC, const BarrierData &Own,
+                       const BarrierData &Partner, const FunctionDecl *Fn) {
+    Finding F = make(
+        PC.BarrierLoc,
+        "the comment says " + PC.BarrierSpelling + " pairs with " +
+            Partner.Spelling + " in '" + fnName(Fn) + "()', but they order " +
+            "different data (" + dataList(Own) + " here, " +
+            dataList(Partner) + " there): the comment names the wrong " +
+            "partner, or one side lost the access it orders; fix the " +
+            "comment or the code");
+    F.Notes.push_back({Partner.Loc, "the barrier of '" + fnName(Fn) +
+                                        "()' the comment names is here"});
+    emit(F);
+  }
+
   OrderingSummary summaryOf(const FunctionDecl *FD, Classifier &C) {
     auto It = Orderings.find(FD);
     if (It != Orderings.end())
@@ -250,6 +318,8 @@ private:
   llvm::DenseSet<unsigned> Explained; // comments quoted by a pairing finding
   std::vector<PairingComment> Comments;
   llvm::DenseMap<const FunctionDecl *, OrderingSummary> Orderings;
+  /// The data of the barriers that carry a pairing comment.
+  llvm::DenseMap<unsigned, BarrierData> CommentData;
 };
 
 } // namespace

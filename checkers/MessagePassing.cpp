@@ -1,5 +1,6 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
 #include "MessagePassing.h"
+#include "core/BarrierScan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -7,6 +8,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
 
@@ -599,46 +601,91 @@ std::optional<PairingComment> scanPairingComment(const SourceManager &SM,
   return PC;
 }
 
+bool BarrierData::sharesDataWith(const BarrierData &O) const {
+  for (const clang::ValueDecl *D : Data)
+    if (llvm::is_contained(O.Data, D))
+      return true;
+  return false;
+}
+
+BarrierData barrierDataOf(const FunctionTrace &T, unsigned Block,
+                          unsigned Index) {
+  const Event &E = T.Blocks[Block].Events[Index];
+  BarrierData BD;
+  BD.Loc = E.Loc;
+  BD.Spelling = E.ApiName.empty() ? "the fence" : E.ApiName.str() + "()";
+  if (E.Bits & OrdSS)
+    BD.Sides |= PairWrite;
+  if (E.Bits & OrdLL)
+    BD.Sides |= PairRead;
+  BD.Complete = true;
+  for (bool Forward : {false, true}) {
+    BarrierSide Side = scanBarrierSide(T, Block, Index, Forward);
+    if (Side.unknown())
+      BD.Complete = false;
+    for (const BarrierAccess &A : Side.All) {
+      const ValueDecl *Id = nullptr;
+      if (A.E->Key >= 0 && A.E->Kind != EventKind::Call)
+        Id = MpCollector::identity(T.key(A.E->Key));
+      else
+        Id = accessIdentity(T, *A.E).Field;
+      if (!Id) {
+        BD.Complete = false; // `*p`, `a[i]`: cannot tell what it is
+        continue;
+      }
+      if (!llvm::is_contained(BD.Data, Id))
+        BD.Data.push_back(Id);
+    }
+  }
+  return BD;
+}
+
 OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C) {
   OrderingSummary S;
-  for (const BlockEvents &BE : T.Blocks)
-    for (const Event &E : BE.Events) {
+  for (unsigned B = 0; B != T.Blocks.size(); ++B)
+    for (unsigned I = 0; I != T.Blocks[B].Events.size(); ++I) {
+      const Event &E = T.Blocks[B].Events[I];
+      unsigned Sides = 0;
       switch (E.Kind) {
-      case EventKind::Barrier:
-        if (E.Bits & OrdSS)
-          S.Sides |= PairWrite;
-        if (E.Bits & OrdLL)
-          S.Sides |= PairRead;
+      case EventKind::Barrier: {
+        unsigned Bits = ((E.Bits & OrdSS) ? (unsigned)PairWrite : 0u) |
+                        ((E.Bits & OrdLL) ? (unsigned)PairRead : 0u);
+        S.Sides |= Bits;
+        if (isJudgedBarrier(E))
+          S.Barriers.push_back(barrierDataOf(T, B, I));
+        else
+          S.OtherSides |= Bits; // asm, a seqcount write step
         break;
+      }
       case EventKind::Load:
         if (isAcquire(E.Ord))
-          S.Sides |= PairRead;
+          Sides |= PairRead;
         else if (E.Api && isPointerValued(E))
-          S.Sides |= PairRead; // an address dependency
+          Sides |= PairRead; // an address dependency
         break;
       case EventKind::Store:
         if (isRelease(E.Ord))
-          S.Sides |= PairWrite;
+          Sides |= PairWrite;
         break;
       case EventKind::RMW:
         if (isRelease(E.Ord))
-          S.Sides |= PairWrite;
+          Sides |= PairWrite;
         if (isAcquire(E.Ord))
-          S.Sides |= PairRead;
+          Sides |= PairRead;
         break;
       case EventKind::Lock:
       case EventKind::Unlock:
-        S.Sides |= PairWrite | PairRead;
+        Sides |= PairWrite | PairRead;
         break;
       case EventKind::WriteBegin:
       case EventKind::WriteEnd:
       case EventKind::CounterInc:
-        S.Sides |= PairWrite;
+        Sides |= PairWrite;
         break;
       case EventKind::ReadBegin:
       case EventKind::ReadRetry:
       case EventKind::ReadBeginOrLock:
-        S.Sides |= PairRead;
+        Sides |= PairRead;
         break;
       case EventKind::Call:
         if (mayOrder(E, C))
@@ -647,6 +694,8 @@ OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C) {
       default:
         break;
       }
+      S.Sides |= Sides;
+      S.OtherSides |= Sides;
     }
   return S;
 }

@@ -132,11 +132,30 @@ std::optional<PairingComment> scanPairingComment(const clang::SourceManager &SM,
                                                  clang::SourceLocation Loc,
                                                  const ApiModel &Model);
 
+/// What one explicit barrier (smp_wmb(), a fence…) orders in its function:
+/// the data accessed on its two sides, up to the next barrier (fields and
+/// globals, see BarrierScan).
+struct BarrierData {
+  clang::SourceLocation Loc;
+  std::string Spelling;  // "smp_wmb()"
+  unsigned Sides = 0;    // PairSide bits
+  bool Complete = false; // both sides known, every access identified
+  llvm::SmallVector<const clang::ValueDecl *, 8> Data;
+  bool sharesDataWith(const BarrierData &O) const;
+};
+/// Data of the barrier Events[Index] of block Block.
+BarrierData barrierDataOf(const FunctionTrace &T, unsigned Block,
+                          unsigned Index);
+
 /// Which sides a function's own events order (PairSide bits), and whether it
 /// calls something that may order we cannot see into.
 struct OrderingSummary {
   unsigned Sides = 0;
+  /// Sides ordered by something other than an explicit barrier: a release,
+  /// an acquire, a dependency, a lock, a seqcount operation.
+  unsigned OtherSides = 0;
   bool Unknown = false;
+  std::vector<BarrierData> Barriers; // the explicit barriers
 };
 OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C);
 

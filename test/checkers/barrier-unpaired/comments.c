@@ -139,3 +139,99 @@ void chan_probe(struct chan *c)
 	/* Pairs with smp_load_acquire() in probe_stub(). */
 	smp_store_release(&c->ready, 1);
 }
+
+/*
+ * The partner has a barrier of the right kind, but it orders other data:
+ * the comment names the wrong function (a copy-paste from a sibling), or
+ * one side lost the accesses it orders.
+ */
+struct stats {
+	int hits;
+	int misses;
+	int gen;
+};
+
+struct cfg {
+	int mode;
+	int valid;
+};
+
+void stats_publish(struct stats *st, int h, int m)
+{
+	st->hits = h;
+	st->misses = m;
+	smp_wmb(); /* pairs with smp_rmb() in stats_read() */
+	WRITE_ONCE(st->gen, 1);
+}
+
+int stats_read(struct stats *st)
+{
+	int g = READ_ONCE(st->gen);
+
+	smp_rmb(); /* pairs with smp_wmb() in stats_publish() */
+	return g ? st->hits + st->misses : 0;
+}
+
+void cfg_publish(struct cfg *c, int mode)
+{
+	c->mode = mode;
+	smp_wmb(); /* pairs with smp_rmb() in stats_read() */ // expected-warning {{the comment says smp_wmb() pairs with smp_rmb() in 'stats_read()', but they order different data ('mode', 'valid' here, 'gen', 'hits', 'misses' there): the comment names the wrong partner}}
+	WRITE_ONCE(c->valid, 1);
+}
+
+int cfg_read(struct cfg *c)
+{
+	int v = READ_ONCE(c->valid);
+
+	smp_rmb(); /* pairs with smp_wmb() in cfg_publish() */
+	return v ? c->mode : -1;
+}
+
+/* Silent: the partner's barrier window calls something opaque (it may
+ * touch our data), or shares one datum with ours, or the data here is
+ * reached through pointers it cannot name (cannot tell). */
+int cfg_read_opaque(struct cfg *c)
+{
+	int v = READ_ONCE(c->valid);
+
+	smp_rmb();
+	consume(v);
+	return c->mode;
+}
+
+void stats_publish_opaque(struct stats *st)
+{
+	st->hits = 0;
+	smp_wmb(); /* pairs with smp_rmb() in cfg_read_opaque() */
+	WRITE_ONCE(st->gen, 2);
+}
+
+int shared_read(struct stats *st, struct cfg *c)
+{
+	int g = READ_ONCE(st->gen);
+
+	smp_rmb();
+	return g ? c->mode : 0;
+}
+
+void cfg_publish_shared(struct cfg *c)
+{
+	c->mode = 3;
+	smp_wmb(); /* pairs with smp_rmb() in shared_read() */
+	WRITE_ONCE(c->valid, 1);
+}
+
+int ptr_read(int *p, int *q)
+{
+	int v = READ_ONCE(*p);
+
+	smp_rmb();
+	return v ? *q : 0;
+}
+
+void cfg_publish_ptr(struct cfg *c)
+{
+	c->mode = 4;
+	smp_wmb(); /* pairs with smp_rmb() in ptr_read() */
+	WRITE_ONCE(c->valid, 1);
+}
