@@ -2,6 +2,9 @@
 # Robustness: compile csmith's random C programs with the seqlint plugin and
 # count the crashes (must be zero).
 #
+# SEQLINT_PLUGIN_ARGS adds plugin arguments (e.g. -fplugin-arg-seqlint-checks=*
+# to run the off-by-default checks too).
+#
 # Programs are generated with fixed seeds FIRST..FIRST+N-1 (default 1..500), so
 # a run is reproducible and a crash can be replayed by its seed. Each one is
 # compiled with
@@ -79,7 +82,7 @@ one() {
 		echo "$seed nogen"; return 0
 	fi
 	"$CLANG" -fsyntax-only -fno-crash-diagnostics -fplugin="$PLUGIN" \
-		-fplugin-arg-seqlint-no-werror -I"$CSMITH_INC" "$src" >/dev/null 2>"$err" || rc=$?
+		-fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} -I"$CSMITH_INC" "$src" >/dev/null 2>"$err" || rc=$?
 	if [ "$rc" -ge 128 ] || grep -q -e 'PLEASE submit a bug report' -e 'Stack dump' "$err"; then
 		echo "$seed crash $rc"
 	elif [ "$rc" -ne 0 ]; then
