@@ -34,17 +34,6 @@ using namespace clang;
 namespace seqlint {
 namespace {
 
-std::string fnName(const FunctionDecl *FD) {
-  return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
-}
-
-bool isAcq(Order O) {
-  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
-}
-bool isRel(Order O) {
-  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
-}
-
 /// `return;`, `return 0;`, `return false;`: a config stub.
 bool isConstantReturn(const Stmt *S) {
   const auto *R = dyn_cast<ReturnStmt>(S);
@@ -55,17 +44,12 @@ bool isConstantReturn(const Stmt *S) {
          isa<CXXBoolLiteralExpr>(V->IgnoreParenImpCasts());
 }
 
-class BarrierUnpairedCheck : public Check {
+class BarrierUnpairedCheck : public MessagePassingCheck {
 public:
-  BarrierUnpairedCheck() : Check("barrier-unpaired") {}
-  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
+  BarrierUnpairedCheck() : MessagePassingCheck("barrier-unpaired") {}
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
-    Mp.collect(
-        T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
-          return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
-                        : insertAfterStatement(T, E.S, readBarrierSpelling());
-        });
+    MessagePassingCheck::functionDone(T, C);
     Orderings[T.FD] = orderingOf(T, C);
     const SourceManager &SM = Ctx->Ctx->getSourceManager();
     for (unsigned B = 0; B != T.Blocks.size(); ++B)
@@ -77,9 +61,9 @@ public:
             Side |= PairWrite;
           if (E.Bits & OrdLL)
             Side |= PairRead;
-        } else if (E.Kind == EventKind::Store && E.Api && isRel(E.Ord)) {
+        } else if (E.Kind == EventKind::Store && E.Api && isRelease(E.Ord)) {
           Side = PairWrite;
-        } else if (E.Kind == EventKind::Load && E.Api && isAcq(E.Ord)) {
+        } else if (E.Kind == EventKind::Load && E.Api && isAcquire(E.Ord)) {
           Side = PairRead;
         }
         if (!Side || !SeenBarriers.insert(E.Loc.getRawEncoding()).second)
@@ -102,12 +86,7 @@ public:
 
 private:
   void reportMessagePassing() {
-    std::string Wmb = writeBarrierSpelling(), Rmb = readBarrierSpelling();
-    Wmb.pop_back();
-    Rmb.pop_back();
-    bool Linux = Wmb == "smp_wmb()";
-    std::string Release = Linux ? "smp_store_release()" : "a store-release";
-    std::string Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
+    auto [Wmb, Rmb, Release, Acquire] = fixSpellings();
     auto Ordered = [](MpOrder O) {
       return O == MpOrder::Barrier || O == MpOrder::Access;
     };
@@ -312,7 +291,6 @@ private:
     return S;
   }
 
-  MpCollector Mp;
   llvm::DenseSet<unsigned> Reported;
   llvm::DenseSet<unsigned> SeenBarriers;
   llvm::DenseSet<unsigned> Explained; // comments quoted by a pairing finding

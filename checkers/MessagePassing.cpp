@@ -17,14 +17,37 @@ using namespace llvm;
 
 namespace seqlint {
 
-namespace {
-
 bool isAcquire(Order O) {
   return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
 }
 bool isRelease(Order O) {
   return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
 }
+
+void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
+  Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
+    return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
+                  : insertAfterStatement(T, E.S, readBarrierSpelling());
+  });
+}
+
+MessagePassingCheck::FixSpellings MessagePassingCheck::fixSpellings() const {
+  FixSpellings S;
+  S.Wmb = writeBarrierSpelling(); // "smp_wmb();"
+  S.Rmb = readBarrierSpelling();
+  S.Wmb.pop_back();
+  S.Rmb.pop_back();
+  bool Linux = S.Wmb == "smp_wmb()";
+  S.Release = Linux ? "smp_store_release()" : "a store-release";
+  S.Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
+  return S;
+}
+
+std::string MessagePassingCheck::fnName(const FunctionDecl *FD) {
+  return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
+}
+
+namespace {
 
 std::string spellingOf(const Event &E) {
   if (!E.ApiName.empty())

@@ -22,6 +22,7 @@
 #ifndef SEQLINT_MESSAGEPASSING_H
 #define SEQLINT_MESSAGEPASSING_H
 
+#include "Check.h"
 #include "core/Classifier.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/DenseSet.h"
@@ -158,6 +159,33 @@ struct OrderingSummary {
   std::vector<BarrierData> Barriers; // the explicit barriers
 };
 OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C);
+
+/// Memory orders that order later / earlier accesses (acquire side, release
+/// side), for message passing and pairing.
+bool isAcquire(Order O);
+bool isRelease(Order O);
+
+/// The base of mp-missing-barrier and barrier-unpaired: both collect the
+/// message-passing sides of every function (with fix-its in the code base's
+/// own barrier spelling) and match them at the end of the TU.
+class MessagePassingCheck : public Check {
+public:
+  using Check::Check;
+  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
+  void functionDone(const FunctionTrace &T, Classifier &C) override;
+
+protected:
+  /// How the fixes are spelled in messages: "smp_wmb()", "smp_rmb()",
+  /// "smp_store_release()", "smp_load_acquire()" in Linux code.
+  struct FixSpellings {
+    std::string Wmb, Rmb, Release, Acquire;
+  };
+  FixSpellings fixSpellings() const;
+  /// `foo` for messages, `?` for an unnamed function.
+  static std::string fnName(const clang::FunctionDecl *FD);
+
+  MpCollector Mp;
+};
 
 } // namespace seqlint
 

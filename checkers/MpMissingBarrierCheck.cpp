@@ -25,30 +25,12 @@ using namespace clang;
 namespace seqlint {
 namespace {
 
-std::string fnName(const FunctionDecl *FD) {
-  return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
-}
-
-class MpMissingBarrierCheck : public Check {
+class MpMissingBarrierCheck : public MessagePassingCheck {
 public:
-  MpMissingBarrierCheck() : Check("mp-missing-barrier") {}
-  CheckScope scope() const override { return CheckScope::MarkedAccesses; }
-
-  void functionDone(const FunctionTrace &T, Classifier &C) override {
-    Mp.collect(
-        T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
-          return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
-                        : insertAfterStatement(T, E.S, readBarrierSpelling());
-        });
-  }
+  MpMissingBarrierCheck() : MessagePassingCheck("mp-missing-barrier") {}
 
   void translationUnitDone(Classifier &) override {
-    bool Linux = writeBarrierSpelling() == "smp_wmb();";
-    std::string Release = Linux ? "smp_store_release()" : "a store-release";
-    std::string Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
-    std::string Wmb = writeBarrierSpelling(), Rmb = readBarrierSpelling();
-    Wmb.pop_back();
-    Rmb.pop_back();
+    auto [Wmb, Rmb, Release, Acquire] = fixSpellings();
     std::vector<MpMatch> Matches = Mp.match();
     for (const MpMatch &M : Matches) {
       bool WU = !M.WriterOrdered, RU = !M.ReaderOrdered;
@@ -98,7 +80,6 @@ public:
   }
 
 private:
-  MpCollector Mp;
   llvm::DenseSet<unsigned> Reported;
 };
 
