@@ -86,7 +86,6 @@ public:
 
 private:
   void reportMessagePassing() {
-    auto [Wmb, Rmb, Release, Acquire] = fixSpellings();
     auto Ordered = [](MpOrder O) {
       return O == MpOrder::Barrier || O == MpOrder::Access;
     };
@@ -94,20 +93,20 @@ private:
       const MpSide &W = *M.W, &R = *M.R;
       if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        Finding F =
-            make(W.FlagLoc,
-                 "'" + W.FlagName + "' is published here after the store to '" +
-                     M.WD->Name +
-                     "' with no write barrier in between, but its "
-                     "reader in '" +
-                     fnName(R.FD) + "()' orders its loads with " +
-                     M.ROrd->BySpelling +
-                     ": that ordering has no partner here; use " + Release +
-                     " for this store or put " + Wmb + " before it");
+        auto [Wmb, Rmb, Release, Acquire] = Mp.spellings(W);
+        Finding F = make(
+            W.FlagLoc,
+            "'" + W.FlagName + "' is published here after the store to '" +
+                M.WD->Name +
+                "' with no write barrier in between, but its "
+                "reader in '" +
+                R.FnName + "()' orders its loads with " + M.ROrd->BySpelling +
+                ": that ordering has no partner here; use " + Release +
+                " for this store or put " + Wmb + " before it");
         F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling +
-                                              " in '" + fnName(R.FD) +
+                                              " in '" + R.FnName +
                                               "()' is here"});
-        noteComment(F, M.ROrd->ByLoc, W.FD);
+        noteComment(F, M.ROrd->ByLoc, W.FnName);
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
         if (W.Fix)
           F.FixIts.push_back(*W.Fix);
@@ -115,21 +114,22 @@ private:
       }
       if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
+        auto [Wmb, Rmb, Release, Acquire] = Mp.spellings(R);
         Finding F =
             make(R.FlagLoc,
                  "'" + M.RD->Name + "' is read after '" + R.FlagName +
                      "' with no read barrier, acquire or address dependency, "
                      "but its writer in '" +
-                     fnName(W.FD) +
+                     W.FnName +
                      "()' publishes it "
                      "with " +
                      M.WOrd->BySpelling +
                      ": that ordering has no partner here; use " + Acquire +
                      " for this load or put " + Rmb + " after it");
         F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling +
-                                              " in '" + fnName(W.FD) +
+                                              " in '" + W.FnName +
                                               "()' is here"});
-        noteComment(F, M.WOrd->ByLoc, R.FD);
+        noteComment(F, M.WOrd->ByLoc, R.FnName);
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
         if (R.Fix)
           F.FixIts.push_back(*R.Fix);
@@ -141,15 +141,15 @@ private:
   /// The partner's pairing comment names this function: say so (the
   /// comment documents the pair this side no longer holds up).
   void noteComment(Finding &F, SourceLocation PartnerBarrier,
-                   const FunctionDecl *Here) {
+                   const std::string &Here) {
     for (const PairingComment &PC : Comments)
       if (PC.BarrierLoc == PartnerBarrier &&
-          llvm::is_contained(PC.Functions, fnName(Here))) {
+          llvm::is_contained(PC.Functions, Here)) {
         F.Notes.push_back({PC.BarrierLoc, "its comment says it pairs with " +
                                               (PC.PartnerBarrier.empty()
                                                    ? std::string("a barrier")
                                                    : PC.PartnerBarrier) +
-                                              " in '" + fnName(Here) + "()'"});
+                                              " in '" + Here + "()'"});
         Explained.insert(PC.BarrierLoc.getRawEncoding()); // one report
         return;
       }
@@ -269,8 +269,8 @@ private:
         PC.BarrierLoc,
         "the comment says " + PC.BarrierSpelling + " pairs with " +
             Partner.Spelling + " in '" + fnName(Fn) + "()', but they order " +
-            "different data (" + dataList(Own) + " here, " +
-            dataList(Partner) + " there): the comment names the wrong " +
+            "different data (" + dataList(Own) + " here, " + dataList(Partner) +
+            " there): the comment names the wrong " +
             "partner, or one side lost the access it orders; fix the " +
             "comment or the code");
     F.Notes.push_back({Partner.Loc, "the barrier of '" + fnName(Fn) +

@@ -21,6 +21,7 @@ class ASTContext;
 namespace seqlint {
 
 class MacroIndex;
+class MpCollector;
 
 /// What every check may use while it runs over one translation unit.
 struct CheckContext {
@@ -49,6 +50,9 @@ public:
   /// function does to data another one reads) report here. Traces are gone
   /// by then; a check keeps what it needs from functionDone().
   virtual void translationUnitDone(Classifier &C) {}
+  /// The message-passing sides this check collects, if it is one of the
+  /// message-passing checks (for the program-wide summary and join).
+  virtual MpCollector *messagePassing() { return nullptr; }
 
 protected:
   /// Starts a finding of this check at Loc.

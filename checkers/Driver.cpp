@@ -1,6 +1,7 @@
 //===- Driver.cpp ---------------------------------------------------------===//
 #include "Driver.h"
 #include "Check.h"
+#include "MessagePassing.h"
 #include "core/Classifier.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -13,7 +14,11 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <optional>
 
@@ -340,8 +345,97 @@ std::vector<std::string> enabledChecks(const CheckFilter &Filter) {
   return Names;
 }
 
-void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
-                const DriverOptions &Opts) {
+namespace {
+
+/// The summary files a join reads: the files named, and the *.mp.json files
+/// of the directories named, in name order.
+std::string summaryFiles(const std::vector<std::string> &Paths,
+                         std::vector<std::string> &Out) {
+  for (const std::string &P : Paths) {
+    if (!llvm::sys::fs::is_directory(P)) {
+      Out.push_back(P);
+      continue;
+    }
+    std::vector<std::string> InDir;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(P, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (llvm::StringRef(It->path()).ends_with(".mp.json"))
+        InDir.push_back(It->path());
+    if (EC)
+      return "cannot read the summary directory '" + P + "': " + EC.message();
+    llvm::sort(InDir);
+    Out.insert(Out.end(), InDir.begin(), InDir.end());
+  }
+  return "";
+}
+
+/// Join run: every summary into the collectors of the message-passing
+/// checks the summaries were written with, then their TU-end reports.
+std::string joinSummaries(ASTContext &Ctx, const MacroIndex &Macros,
+                          FindingSink &Sink, const DriverOptions &Opts) {
+  std::vector<std::string> Files;
+  if (std::string Err = summaryFiles(Opts.JoinPaths, Files); !Err.empty())
+    return Err;
+  SourceManager &SM = Ctx.getSourceManager();
+  // First pass: which checks the TUs ran (a throwaway collector).
+  std::vector<std::string> Enabled;
+  {
+    MpCollector Probe;
+    for (const std::string &F : Files) {
+      std::string Err;
+      if (!Probe.readSummary(F, SM, Enabled, Err))
+        return Err;
+    }
+  }
+  FilteringSink Filter(Sink, SM, Opts.ApplyNolint);
+  CheckContext CC;
+  CC.Ctx = &Ctx;
+  CC.Macros = &Macros;
+  CC.Sink = &Filter;
+  Classifier Cl(Ctx, Macros, Macros.model());
+  for (const CheckInfo &I : allChecks()) {
+    if (!llvm::is_contained(Enabled, I.Name))
+      continue;
+    std::unique_ptr<Check> C = I.Create();
+    MpCollector *Mp = C->messagePassing();
+    if (!Mp)
+      continue;
+    C->setContext(CC);
+    std::vector<std::string> Ignored;
+    for (const std::string &F : Files) {
+      std::string Err;
+      if (!Mp->readSummary(F, SM, Ignored, Err))
+        return Err;
+    }
+    C->translationUnitDone(Cl);
+  }
+  return "";
+}
+
+std::string summaryPathFor(const std::string &Path, const SourceManager &SM) {
+  if (!llvm::sys::fs::is_directory(Path))
+    return Path;
+  // One file per main file: its name and a hash of its absolute path.
+  std::string Main = "tu";
+  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getMainFileID())) {
+    llvm::SmallString<256> Abs(FE->getName());
+    SM.getFileManager().makeAbsolutePath(Abs);
+    Main = (llvm::sys::path::filename(Abs) + "-" +
+            llvm::utohexstr(llvm::xxh3_64bits(Abs)))
+               .str();
+  }
+  llvm::SmallString<256> Out(Path);
+  llvm::sys::path::append(Out, Main + ".mp.json");
+  return std::string(Out);
+}
+
+} // namespace
+
+std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
+                       FindingSink &Sink, const DriverOptions &Opts) {
+  if (!Opts.JoinPaths.empty())
+    return joinSummaries(Ctx, Macros, Sink, Opts);
   const SourceManager &SM = Ctx.getSourceManager();
   FilteringSink Filter(Sink, SM, Opts.ApplyNolint);
   CheckContext CC;
@@ -355,7 +449,7 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
       Checks.back()->setContext(CC);
     }
   if (Checks.empty() && !Opts.DumpEvents)
-    return;
+    return "";
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
@@ -390,6 +484,21 @@ void runSeqlint(ASTContext &Ctx, const MacroIndex &Macros, FindingSink &Sink,
   }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
+  if (Opts.SummaryPath.empty())
+    return "";
+  // Both message-passing checks collect the same sides: one writes them.
+  std::vector<std::string> MpChecks;
+  MpCollector *Mp = nullptr;
+  for (auto &C : Checks)
+    if (MpCollector *M = C->messagePassing()) {
+      MpChecks.push_back(C->name());
+      Mp = Mp ? Mp : M;
+    }
+  if (!Mp)
+    return "";
+  std::string Err;
+  Mp->writeSummary(summaryPathFor(Opts.SummaryPath, SM), SM, MpChecks, Err);
+  return Err;
 }
 
 } // namespace seqlint

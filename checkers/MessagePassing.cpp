@@ -25,14 +25,16 @@ bool isRelease(Order O) {
 }
 
 void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
+  if (!Mp.hasSpellings())
+    Mp.setSpellings(fixSpellings());
   Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
     return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
                   : insertAfterStatement(T, E.S, readBarrierSpelling());
   });
 }
 
-MessagePassingCheck::FixSpellings MessagePassingCheck::fixSpellings() const {
-  FixSpellings S;
+MpSpellings MessagePassingCheck::fixSpellings() const {
+  MpSpellings S;
   S.Wmb = writeBarrierSpelling(); // "smp_wmb();"
   S.Rmb = readBarrierSpelling();
   S.Wmb.pop_back();
@@ -195,6 +197,19 @@ bool isPointerValued(const Event &E) {
 
 } // namespace
 
+void MpCollector::setSpellings(MpSpellings S) {
+  if (Units.empty())
+    Units.push_back(std::move(S));
+  else
+    Units[0] = std::move(S);
+}
+
+const MpSpellings &MpCollector::spellings(const MpSide &S) const {
+  static const MpSpellings Generic{"a write barrier", "a read barrier",
+                                   "a store-release", "a load-acquire"};
+  return S.Unit < Units.size() ? Units[S.Unit] : Generic;
+}
+
 const ValueDecl *MpCollector::identity(const LocationKey &K) {
   if (K.Field)
     return K.Field;
@@ -279,7 +294,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       // Writer: data stores before the flag store.
       MpSide S;
       S.Writer = true;
-      S.FD = T.FD;
+      S.Fn = T.FD;
+      S.FnName = MessagePassingCheck::fnName(T.FD);
       S.Flag = Id;
       S.FlagLoc = F.Loc;
       S.FlagName = FK.displayName();
@@ -347,7 +363,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         F.ApiName != "rcu_access_pointer") {
       // Reader: a marked flag load, data loads after it.
       MpSide S;
-      S.FD = T.FD;
+      S.Fn = T.FD;
+      S.FnName = MessagePassingCheck::fnName(T.FD);
       S.Flag = Id;
       S.FlagLoc = F.Loc;
       S.FlagName = FK.displayName();
@@ -429,7 +446,11 @@ std::vector<MpMatch> MpCollector::match() const {
     if (!W.Writer || Excluded.count(W.Flag))
       continue;
     for (const MpSide &R : Sides) {
-      if (R.Writer || R.Flag != W.Flag || R.FD == W.FD)
+      if (R.Writer || R.Flag != W.Flag || R.Fn == W.Fn)
+        continue;
+      // Join: a TU that saw both functions has judged the pair.
+      if (llvm::any_of(W.SeenIn,
+                       [&](unsigned U) { return is_contained(R.SeenIn, U); }))
         continue;
       MpMatch M;
       M.W = &W;

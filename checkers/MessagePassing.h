@@ -18,6 +18,12 @@
 // are matched by the identity of the flag and of the data (FieldDecl or
 // global VarDecl).
 //
+// Program-wide (DESIGN.md, "Program-wide pairing"): a TU can write its sides
+// to a summary file (writeSummary), and a join run reads the summaries of
+// every TU into one collector (readSummary) and matches writers and readers
+// that no single TU saw together. Identities are then strings: the record
+// (by the header that defines it) and field, or the global's name.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SEQLINT_MESSAGEPASSING_H
 #define SEQLINT_MESSAGEPASSING_H
@@ -26,6 +32,9 @@
 #include "core/Classifier.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <functional>
 #include <optional>
 #include <string>
@@ -50,8 +59,12 @@ enum MpRel : unsigned {
   RelGlobals = 4,    // both global variables
 };
 
+/// The identity of a flag or datum. In a TU it is the FieldDecl or global
+/// VarDecl (MpCollector::identity); in a join, an interned string key.
+using MpId = const void *;
+
 struct MpData {
-  const clang::ValueDecl *Id = nullptr;
+  MpId Id = nullptr;
   unsigned Rel = 0;    // MpRel bits
   bool Marked = false; // WRITE_ONCE/READ_ONCE or atomic, not plain
   clang::SourceLocation Loc;
@@ -63,8 +76,13 @@ struct MpData {
 
 struct MpSide {
   bool Writer = false;
-  const clang::FunctionDecl *FD = nullptr;
-  const clang::ValueDecl *Flag = nullptr;
+  const void *Fn = nullptr; // the function: its FunctionDecl, or a join key
+  std::string FnName;       // for messages
+  unsigned Unit = 0;        // the TU whose spellings the fix uses
+  /// Join: the TUs that analysed the function (both sides seen in one TU
+  /// were judged there). Empty within a TU.
+  llvm::SmallVector<unsigned, 2> SeenIn;
+  MpId Flag = nullptr;
   clang::SourceLocation FlagLoc;
   std::string FlagName;
   std::string FlagSpelling; // "WRITE_ONCE()", "READ_ONCE()", "" for plain
@@ -87,6 +105,12 @@ struct MpMatch {
   const MpData *ROrd = nullptr;
 };
 
+/// How the fixes are spelled in messages: "smp_wmb()", "smp_rmb()",
+/// "smp_store_release()", "smp_load_acquire()" in Linux code.
+struct MpSpellings {
+  std::string Wmb, Rmb, Release, Acquire;
+};
+
 class MpCollector {
 public:
   /// Fix-it makers: the check supplies them (they need the trace).
@@ -100,12 +124,37 @@ public:
   /// Identity of a location across functions: its field, or the global.
   static const clang::ValueDecl *identity(const LocationKey &K);
 
+  /// The spellings of the TU (in a TU: set before the first collect()).
+  void setSpellings(MpSpellings S);
+  const MpSpellings &spellings(const MpSide &S) const;
+  bool hasSpellings() const { return !Units.empty(); }
+  bool empty() const { return Sides.empty(); }
+
+  /// Writes the sides and the TU-wide exclusions as JSON (the summary of
+  /// this TU). Only what has an identity outside the TU is written: fields
+  /// of named records and globals with external linkage. Returns false with
+  /// Err set if the file cannot be written (temp file + rename).
+  /// Checks: the message-passing checks enabled in this TU.
+  bool writeSummary(llvm::StringRef Path, const clang::SourceManager &SM,
+                    llvm::ArrayRef<std::string> Checks, std::string &Err) const;
+  /// Join: adds one TU's summary. Locations are mapped into SM (the files
+  /// are opened); a side whose files are gone is left out. Returns false
+  /// with Err set if the file cannot be read or is not a summary.
+  /// The checks the TU had enabled are added to Checks.
+  bool readSummary(llvm::StringRef Path, clang::SourceManager &SM,
+                   std::vector<std::string> &Checks, std::string &Err);
+
 private:
   std::vector<MpSide> Sides;
-  llvm::DenseSet<const clang::ValueDecl *> Excluded; // counters, RMW targets
+  llvm::DenseSet<MpId> Excluded; // counters, RMW targets
   /// Published or read with release/acquire somewhere: a flag of its own,
   /// not data of another flag.
-  llvm::DenseSet<const clang::ValueDecl *> OrderedIds;
+  llvm::DenseSet<MpId> OrderedIds;
+  std::vector<MpSpellings> Units;
+  /// Join: string identities (MpId points at the key's characters), and
+  /// the sides by (function, flag location, role), to merge duplicates.
+  llvm::StringSet<> Keys;
+  llvm::StringMap<unsigned> SideIndex;
 };
 
 /// Does side S (unordered) have a partner in Matches that orders the shared
@@ -173,16 +222,13 @@ public:
   using Check::Check;
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
   void functionDone(const FunctionTrace &T, Classifier &C) override;
-
-protected:
-  /// How the fixes are spelled in messages: "smp_wmb()", "smp_rmb()",
-  /// "smp_store_release()", "smp_load_acquire()" in Linux code.
-  struct FixSpellings {
-    std::string Wmb, Rmb, Release, Acquire;
-  };
-  FixSpellings fixSpellings() const;
+  /// The collector of this TU's sides (summary) or of every TU's (join).
+  MpCollector *messagePassing() override { return &Mp; }
   /// `foo` for messages, `?` for an unnamed function.
   static std::string fnName(const clang::FunctionDecl *FD);
+
+protected:
+  MpSpellings fixSpellings() const;
 
   MpCollector Mp;
 };

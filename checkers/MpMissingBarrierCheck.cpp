@@ -30,7 +30,6 @@ public:
   MpMissingBarrierCheck() : MessagePassingCheck("mp-missing-barrier") {}
 
   void translationUnitDone(Classifier &) override {
-    auto [Wmb, Rmb, Release, Acquire] = fixSpellings();
     std::vector<MpMatch> Matches = Mp.match();
     for (const MpMatch &M : Matches) {
       bool WU = !M.WriterOrdered, RU = !M.ReaderOrdered;
@@ -41,19 +40,19 @@ public:
           ((RU && R.Tested) || (!RU && M.ReaderBy == MpOrder::Dependency)) &&
           !hasExplicitPartner(Matches, &W) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        Finding F =
-            make(W.FlagLoc,
-                 "'" + W.FlagName + "' is published here after the store to '" +
-                     M.WD->Name +
-                     "' with no write barrier in between: a reader that sees "
-                     "the new "
-                     "value can still read the old data; use " +
-                     Release + " for this store or put " + Wmb + " before it");
+        const MpSpellings &Sp = Mp.spellings(W);
+        Finding F = make(
+            W.FlagLoc,
+            "'" + W.FlagName + "' is published here after the store to '" +
+                M.WD->Name +
+                "' with no write barrier in between: a reader that sees "
+                "the new "
+                "value can still read the old data; use " +
+                Sp.Release + " for this store or put " + Sp.Wmb + " before it");
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
-        F.Notes.push_back({R.FlagLoc, "'" + W.FlagName +
-                                          "' is read here, in '" +
-                                          fnName(R.FD) + "()', and '" +
-                                          M.RD->Name + "' after it"});
+        F.Notes.push_back(
+            {R.FlagLoc, "'" + W.FlagName + "' is read here, in '" + R.FnName +
+                            "()', and '" + M.RD->Name + "' after it"});
         if (W.Fix)
           F.FixIts.push_back(*W.Fix);
         emit(F);
@@ -61,16 +60,18 @@ public:
       // The reader, when the writer has no ordering either.
       if (RU && WU && R.Tested && !hasExplicitPartner(Matches, &R) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
-        Finding F = make(
-            R.FlagLoc,
-            "'" + M.RD->Name + "' is read after the flag '" + R.FlagName +
-                "' with no read barrier, acquire or address dependency in "
-                "between: it can be older than the flag; use " +
-                Acquire + " for the flag or put " + Rmb + " after this load");
+        const MpSpellings &Sp = Mp.spellings(R);
+        Finding F =
+            make(R.FlagLoc,
+                 "'" + M.RD->Name + "' is read after the flag '" + R.FlagName +
+                     "' with no read barrier, acquire or address dependency in "
+                     "between: it can be older than the flag; use " +
+                     Sp.Acquire + " for the flag or put " + Sp.Rmb +
+                     " after this load");
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
         F.Notes.push_back({W.FlagLoc, "'" + R.FlagName +
                                           "' is published here, in '" +
-                                          fnName(W.FD) + "()', after '" +
+                                          W.FnName + "()', after '" +
                                           M.WD->Name + "' is stored"});
         if (R.Fix)
           F.FixIts.push_back(*R.Fix);

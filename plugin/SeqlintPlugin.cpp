@@ -25,7 +25,8 @@ namespace seqlint {
 namespace {
 
 const char *const ValidArgs =
-    "checks=<globs>, config=<file>, help, no-werror, dump-events";
+    "checks=<globs>, config=<file>, summary=<file|dir>, join=<file|dir>, "
+    "help, no-werror, dump-events";
 
 /// Reports findings through clang's DiagnosticsEngine. Where clang can put a
 /// custom diagnostic into a -W group (22), findings are warnings in
@@ -93,7 +94,10 @@ public:
     if (D.hasErrorOccurred())
       return;
     DiagnosticSink Sink(D, NoWerror);
-    runSeqlint(Ctx, Macros, Sink, Opts);
+    std::string Err = runSeqlint(Ctx, Macros, Sink, Opts);
+    if (!Err.empty())
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0"))
+          << Err;
   }
 
 private:
@@ -137,6 +141,8 @@ protected:
     }
     O.Filter.parse(Checks); // validated in ParseArgs; applied after the file
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
+    O.SummaryPath = SummaryPath;
+    O.JoinPaths = JoinPaths;
     return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror,
                                              std::move(Model));
   }
@@ -165,6 +171,20 @@ protected:
           return false;
         }
         ConfigPath = Arg.str();
+      } else if (Arg.consume_front("summary=") ||
+                 Arg.consume_front("join=")) {
+        bool Join = StringRef(A).starts_with("join=");
+        if (Arg.empty()) {
+          D.Report(D.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "seqlint: -fplugin-arg-seqlint-%0= needs a file or directory"))
+              << (Join ? "join" : "summary");
+          return false;
+        }
+        if (Join)
+          JoinPaths.push_back(Arg.str());
+        else
+          SummaryPath = Arg.str();
       } else if (Arg == "help") {
         printHelp(llvm::outs());
       } else if (Arg == "no-werror") {
@@ -192,6 +212,11 @@ private:
           "  checks=<globs>  clang-tidy style list, e.g. '-*,seqcount-read-*'\n"
           "  config=<file>   .seqlint.yaml to use (default: the nearest one above\n"
           "                  the source file)\n"
+          "  summary=<path>  write this TU's message-passing summary (a file,\n"
+          "                  or a directory for <source>-<hash>.mp.json)\n"
+          "  join=<path>     pair the writers and readers of the summaries in\n"
+          "                  <path> (files or directories) across TUs; run on\n"
+          "                  an empty file: clang -fsyntax-only -x c /dev/null\n"
           "  no-werror       keep seqlint findings warnings under -Werror\n"
           "  dump-events     print the event trace of every function (debug)\n"
           "  help            print this text\n"
@@ -203,6 +228,8 @@ private:
 
   std::string Checks;
   std::string ConfigPath;
+  std::string SummaryPath;
+  std::vector<std::string> JoinPaths;
   bool NoWerror = false;
   bool DumpEvents = false;
 };
