@@ -33,6 +33,7 @@ job_t *job_new(const char *display, const char *directory) {
   j->directory = xstrdup(directory);
   j->state = JOB_PENDING;
   j->pid = -1;
+  j->want_summary = 1;
   return j;
 }
 
@@ -53,6 +54,7 @@ void job_free(job_t *j) {
   fv_free(&j->findings);
   free(j->dia_path);
   free(j->err_path);
+  free(j->summary_path);
   free(j);
 }
 
@@ -165,6 +167,11 @@ void build_analysis_args(const char *const *argv, size_t argc, const cmd_options
   /* Compiler warnings must not turn into errors that stop the analysis, and
    * the plugin keeps its findings as warnings when -Werror is off. */
   sv_push(out, "-Wno-error");
+#if SEQLINT_LLVM_MAJOR >= 22
+  /* Findings are warnings of this group (core/Compat.h): a project's
+   * -Wno-user-defined-warnings must not hide them from the runner. */
+  sv_push(out, "-Wuser-defined-warnings");
+#endif
   /* A crash is reported as "not analysed"; no reproducer files in /tmp. */
   sv_push(out, "-fno-crash-diagnostics");
   sv_push_own(out, xasprintf("-fplugin=%s", o->plugin));

@@ -125,11 +125,15 @@ static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
   free(j->err_path);
   j->dia_path = xasprintf("%s/%zu.dia", tmpdir, j->index);
   j->err_path = xasprintf("%s/%zu.err", tmpdir, j->index);
+  if (j->want_summary && !j->summary_path)
+    j->summary_path = xasprintf("%s/%zu.mp.json", tmpdir, j->index);
 
   strvec argv = {0};
   int placed = 0;
   for (size_t i = 0; i < j->args.n; i++) {
     if (!placed && strcmp(j->args.v[i], "--") == 0) {
+      if (j->summary_path)
+        sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-summary=%s", j->summary_path));
       sv_push(&argv, "--serialize-diagnostics");
       sv_push(&argv, j->dia_path);
       placed = 1;
@@ -140,6 +144,8 @@ static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
     sv_push(&argv, j->args.v[i]);
   }
   if (!placed) {
+    if (j->summary_path)
+      sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-summary=%s", j->summary_path));
     sv_push(&argv, "--serialize-diagnostics");
     sv_push(&argv, j->dia_path);
   }
@@ -279,7 +285,7 @@ static int finish_job(job_t *j, int status) {
   return again;
 }
 
-static char *make_temp_dir(void) {
+char *make_temp_dir(void) {
   const char *base = getenv("TMPDIR");
   if (!base || !base[0])
     base = "/tmp";
@@ -292,7 +298,7 @@ static char *make_temp_dir(void) {
   return tmpl;
 }
 
-int run_jobs(jobvec *jv, unsigned jobs) {
+int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir) {
   size_t total = 0;
   for (size_t i = 0; i < jv->n; i++)
     if (jv->v[i]->state == JOB_PENDING)
@@ -300,20 +306,16 @@ int run_jobs(jobvec *jv, unsigned jobs) {
   if (total == 0)
     return 0;
 
-  char *tmpdir = make_temp_dir();
   int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
   if (!tmpdir || devnull < 0) {
     if (devnull < 0)
       err_msg("cannot open /dev/null: %s", strerror(errno));
     for (size_t i = 0; i < jv->n; i++)
       if (jv->v[i]->state == JOB_PENDING)
-        job_fail(jv->v[i], xstrdup("not run: no temporary directory"));
+        job_fail(jv->v[i], xstrdup(tmpdir ? "not run: cannot open /dev/null"
+                                          : "not run: no temporary directory"));
     if (devnull >= 0)
       close(devnull);
-    if (tmpdir) {
-      rmdir(tmpdir);
-      free(tmpdir);
-    }
     return 0;
   }
 
@@ -330,6 +332,8 @@ int run_jobs(jobvec *jv, unsigned jobs) {
 
   g_progress = isatty(STDERR_FILENO);
   size_t next = 0, started = 0, running = 0;
+  job_t *finished = NULL; /* reaped, diagnostics not read yet */
+  int finished_status = 0;
   int sig = 0;
   for (;;) {
     sigset_t pending;
@@ -346,6 +350,8 @@ int run_jobs(jobvec *jv, unsigned jobs) {
         break;
       sig = 0;
     }
+    /* The next compile starts before a successful one's diagnostics are
+     * read (below): the runner's own work overlaps the compilers'. */
     while (running < jobs && next < jv->n) {
       job_t *j = jv->v[next++];
       if (j->state != JOB_PENDING)
@@ -353,6 +359,10 @@ int run_jobs(jobvec *jv, unsigned jobs) {
       progress_show(++started, total, j->display);
       if (spawn_job(j, tmpdir, devnull) == 0)
         running++;
+    }
+    if (finished) {
+      finish_job(finished, finished_status); /* exit 0: never a retry */
+      finished = NULL;
     }
     if (running == 0)
       break;
@@ -379,9 +389,15 @@ int run_jobs(jobvec *jv, unsigned jobs) {
     if (!j)
       continue; /* not ours */
     running--;
-    if (finish_job(j, status) && spawn_job(j, tmpdir, devnull) == 0)
-      running++;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      finished = j; /* read after the next compile has started */
+      finished_status = status;
+    } else if (finish_job(j, status) && spawn_job(j, tmpdir, devnull) == 0) {
+      running++; /* a failure first: it may teach flags to drop (a retry) */
+    }
   }
+  if (finished) /* interrupted right after a compile ended */
+    finish_job(finished, finished_status);
 
   for (size_t i = 0; i < jv->n; i++) {
     job_t *j = jv->v[i];
@@ -400,8 +416,5 @@ int run_jobs(jobvec *jv, unsigned jobs) {
   progress_clear();
   sigprocmask(SIG_SETMASK, &old_mask, NULL);
   close(devnull);
-  if (rmdir(tmpdir) != 0)
-    err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));
-  free(tmpdir);
   return sig;
 }

@@ -271,6 +271,52 @@ static const char *plural(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
+/* Runs the join of the summaries the compile jobs wrote, if any: the
+ * plugin on an empty file with -fplugin-arg-seqlint-join=<tmpdir>. Its
+ * findings are those of writer/reader pairs in different files. Returns
+ * what run_jobs() returns. */
+static int run_join(jobvec *jobs, const cmd_options *co, const char *tmpdir, job_t **out) {
+  size_t n = 0;
+  struct stat st;
+  for (size_t i = 0; i < jobs->n; i++) {
+    job_t *j = jobs->v[i];
+    if (j->state == JOB_OK && j->summary_path && stat(j->summary_path, &st) == 0)
+      n++;
+  }
+  if (n < 2) /* pairs across files need two files */
+    return 0;
+  jobvec one = {0};
+  job_t *j = job_new("(program-wide barrier pairing)", cwd_path());
+  j->want_summary = 0;
+  sv_push(&j->args, co->clang);
+  sv_push(&j->args, "-fsyntax-only");
+  sv_push(&j->args, "-fno-crash-diagnostics");
+#if SEQLINT_LLVM_MAJOR >= 22
+  sv_push(&j->args, "-Wuser-defined-warnings");
+#endif
+  sv_push_own(&j->args, xasprintf("-fplugin=%s", co->plugin));
+  sv_push(&j->args, "-fplugin-arg-seqlint-no-werror");
+  sv_push_own(&j->args, xasprintf("-fplugin-arg-seqlint-join=%s", tmpdir));
+  sv_push(&j->args, "-x");
+  sv_push(&j->args, "c");
+  sv_push(&j->args, "/dev/null");
+  jv_push(&one, j);
+  j->index = jobs->n; /* its temporary files apart from the compile jobs' */
+  int sig = run_jobs(&one, 1, tmpdir);
+  free(one.v);
+  *out = j;
+  return sig;
+}
+
+/* The summaries are needed until the join has read them. */
+static void remove_summaries(jobvec *jobs) {
+  for (size_t i = 0; i < jobs->n; i++) {
+    job_t *j = jobs->v[i];
+    if (j->summary_path && unlink(j->summary_path) != 0 && errno != ENOENT)
+      err_msg("cannot remove '%s': %s", j->summary_path, strerror(errno));
+  }
+}
+
 int main(int argc, char **argv) {
   options o = {0};
   o.format = FMT_TEXT;
@@ -304,6 +350,8 @@ int main(int argc, char **argv) {
   findvec all = {0};
   strmap seen = {0};
   cmd_options co = {0};
+  char *tmpdir = NULL;
+  job_t *join = NULL;
 
   if (!(plugin = resolve_plugin(o.plugin)))
     goto done;
@@ -337,7 +385,13 @@ int main(int argc, char **argv) {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
 
-  int sig = run_jobs(&jobs, o.jobs);
+  tmpdir = jobs.n ? make_temp_dir() : NULL;
+  int sig = run_jobs(&jobs, o.jobs, tmpdir);
+  /* Program-wide pairing: the TUs' message-passing summaries (written when
+   * barrier-unpaired or mp-missing-barrier is on) joined in one more run. */
+  if (!sig)
+    sig = run_join(&jobs, &co, tmpdir, &join);
+  remove_summaries(&jobs);
   if (sig) {
     if (out && out != stdout)
       fclose(out);
@@ -347,6 +401,12 @@ int main(int argc, char **argv) {
     free(jobs.v);
     jobs.v = NULL;
     jobs.n = 0;
+    job_free(join);
+    join = NULL;
+    if (tmpdir && rmdir(tmpdir) != 0)
+      err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));
+    free(tmpdir);
+    tmpdir = NULL;
     signal(sig, SIG_DFL);
     raise(sig);
     goto done;
@@ -354,6 +414,7 @@ int main(int argc, char **argv) {
 
   /* Merge in job order (not completion order): the output does not depend on -j. */
   size_t analysed = 0, failed = 0;
+  int failed_join = 0;
   strmap ok_files = {0}, bad_files = {0};
   for (size_t i = 0; i < jobs.n; i++) {
     job_t *j = jobs.v[i];
@@ -363,6 +424,12 @@ int main(int argc, char **argv) {
     } else {
       sm_slot(&bad_files, j->display, NULL);
     }
+  }
+  if (join) {
+    if (join->state == JOB_OK)
+      findings_merge(&all, &seen, &join->findings);
+    else
+      failed_join = 1;
   }
   analysed = ok_files.n;
   failed = bad_files.n;
@@ -410,6 +477,8 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < jobs.n; i++)
     if (jobs.v[i]->state == JOB_FAILED)
       err_msg("%s not analysed: %s", jobs.v[i]->display, jobs.v[i]->error);
+  if (failed_join)
+    err_msg("program-wide pairing failed: %s", join->error);
 
   size_t nrep = all.n - suppressed;
   fprintf(stderr, "%zu %s in %zu %s (%zu %s not analysed", nrep,
@@ -420,11 +489,17 @@ int main(int argc, char **argv) {
             plural(suppressed, "finding", "findings"));
   fputs(")\n", stderr);
 
-  exit_code = (failed || write_failed) ? 2 : nrep ? 1 : 0;
+  exit_code = (failed || failed_join || write_failed) ? 2 : nrep ? 1 : 0;
 
 done:
   if (out && out != stdout)
     fclose(out);
+  if (tmpdir) {
+    if (rmdir(tmpdir) != 0)
+      err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));
+    free(tmpdir);
+  }
+  job_free(join);
   for (size_t i = 0; i < jobs.n; i++)
     job_free(jobs.v[i]);
   free(jobs.v);

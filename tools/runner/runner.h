@@ -148,6 +148,8 @@ typedef struct {
   findvec findings;
   pid_t pid;
   char *dia_path, *err_path;
+  int want_summary;   /* pass -fplugin-arg-seqlint-summary= (compile jobs) */
+  char *summary_path; /* in the temporary directory, kept for the join */
 } job_t;
 
 typedef struct {
@@ -183,9 +185,13 @@ void compdb_cleanup(void); /* frees the caches above */
 
 /* ---- exec.c ---------------------------------------------------------- */
 
-/* Runs every pending job, at most `jobs` at a time. Returns 0, or the signal
- * number that interrupted the run. */
-int run_jobs(jobvec *jv, unsigned jobs);
+/* A fresh directory under $TMPDIR for the compilers' diagnostics and
+ * summaries; NULL after printing an error. */
+char *make_temp_dir(void);
+/* Runs every pending job, at most `jobs` at a time, with their temporary
+ * files in tmpdir (NULL: every job fails). Returns 0, or the signal number
+ * that interrupted the run. */
+int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir);
 /* Runs argv in dir and returns its stdout (NULL on failure). */
 char *capture_output(const char *const *argv, const char *dir);
 
