@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef SEQLINT_LLVM_MAJOR
 #define SEQLINT_LLVM_MAJOR 19
@@ -200,13 +201,48 @@ static int is_wrapper(const char *argv0) {
 
 static strmap g_compiler_ok; /* compiler → 1 (no) or 2 (yes) */
 
-/* 1 when `compiler` (run from `dir`) is a clang of the plugin's major. */
+/* The file `compiler` runs (as execvp() finds it from `dir`), resolved;
+ * NULL when there is none. */
+static char *resolve_program(const char *compiler, const char *dir) {
+  if (strchr(compiler, '/')) {
+    char *full = path_join(dir, compiler);
+    char *real = realpath(full, NULL);
+    free(full);
+    return real;
+  }
+  const char *path = getenv("PATH");
+  char *copy = xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  char *found = NULL;
+  for (char *save = NULL, *d = strtok_r(copy, ":", &save); d && !found;
+       d = strtok_r(NULL, ":", &save)) {
+    char *cand = path_join(d[0] ? d : ".", compiler);
+    if (access(cand, X_OK) == 0)
+      found = realpath(cand, NULL);
+    free(cand);
+  }
+  free(copy);
+  return found;
+}
+
+/* 1 when `compiler` (run from `dir`) is a clang of the plugin's major: the
+ * clang the runner was built with (no process started), or one whose
+ * --version says so. */
 static int compiler_matches(const char *compiler, const char *dir) {
   char *key = strchr(compiler, '/') && compiler[0] != '/' ? path_join(dir, compiler)
                                                           : xstrdup(compiler);
   int created;
   void **slot = sm_slot(&g_compiler_ok, key, &created);
   free(key);
+  if (created && SEQLINT_CLANG[0]) {
+    char *mine = realpath(SEQLINT_CLANG, NULL);
+    char *theirs = mine ? resolve_program(compiler, dir) : NULL;
+    if (theirs && strcmp(mine, theirs) == 0) {
+      *slot = (void *)(size_t)2;
+      created = 0;
+    }
+    free(mine);
+    free(theirs);
+  }
   if (created) {
     const char *argv[] = {compiler, "--version", NULL};
     char *text = capture_output(argv, dir);
