@@ -315,15 +315,17 @@ int baseline_write(const char *path, const findvec *fv) {
   json_object_set_new(root, "findings", list);
 
   int rc = -1;
-  FILE *fp = fopen(path, "w");
+  atomic_out ao;
+  FILE *fp = ao_open(&ao, path);
   if (!fp) {
     err_msg("cannot write baseline '%s': %s", path, strerror(errno));
     json_decref(root);
     return -1;
   }
-  int ok = json_dumpf(root, fp, JSON_INDENT(2)) == 0 && fputc('\n', fp) != EOF;
+  int ok = json_dumpf(root, fp, JSON_INDENT(2)) == 0 && fputc('\n', fp) != EOF &&
+           fflush(fp) == 0;
   int saved = errno;
-  if (fclose(fp) != 0 && ok) {
+  if (ao_close(&ao, ok) != 0 && ok) {
     ok = 0;
     saved = errno;
   }

@@ -344,6 +344,7 @@ int main(int argc, char **argv) {
   int exit_code = 2;
   char *plugin = NULL, *config = NULL;
   FILE *out = NULL;
+  atomic_out ao = {0}; /* -o FILE: a temporary file renamed at the end */
   const char *out_name = o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
   strmap baseline = {0};
   jobvec jobs = {0};
@@ -362,7 +363,7 @@ int main(int argc, char **argv) {
   if (o.write_baseline && check_writable_dir(o.write_baseline, "baseline") != 0)
     goto done;
   if (out_name) {
-    out = fopen(out_name, "w");
+    out = ao_open(&ao, out_name);
     if (!out) {
       err_msg("cannot open output file '%s': %s", out_name, strerror(errno));
       goto done;
@@ -394,7 +395,7 @@ int main(int argc, char **argv) {
   remove_summaries(&jobs);
   if (sig) {
     if (out && out != stdout)
-      fclose(out);
+      ao_close(&ao, 0);
     out = NULL;
     for (size_t i = 0; i < jobs.n; i++)
       job_free(jobs.v[i]);
@@ -464,7 +465,8 @@ int main(int argc, char **argv) {
   if (wr == 0 && ferror(out))
     wr = -1, saved = saved ? saved : EIO;
   if (out != stdout) {
-    if (fclose(out) != 0 && wr == 0)
+    /* Renamed over the target only when everything was written. */
+    if (ao_close(&ao, wr == 0) != 0 && wr == 0)
       wr = -1, saved = errno;
     out = NULL;
   }
@@ -493,7 +495,7 @@ int main(int argc, char **argv) {
 
 done:
   if (out && out != stdout)
-    fclose(out);
+    ao_close(&ao, 0);
   if (tmpdir) {
     if (rmdir(tmpdir) != 0)
       err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));

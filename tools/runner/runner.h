@@ -59,6 +59,17 @@ char *path_canonical(const char *dir, const char *name);
 char *path_display(const char *canonical);
 const char *cwd_path(void);
 
+/* Output files that are never left half-written: a temporary file next to
+ * the target, renamed over it by ao_close(ao, 1) (removed by ao_close(ao, 0)
+ * or on any error). Devices and pipes are written in place. NULL/-1 with
+ * errno set on failure. */
+typedef struct {
+  FILE *fp;
+  char *path, *tmp;
+} atomic_out;
+FILE *ao_open(atomic_out *ao, const char *path);
+int ao_close(atomic_out *ao, int commit);
+
 /* ---- checks.c -------------------------------------------------------- */
 
 typedef struct {

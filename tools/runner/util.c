@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *g_prog = "seqlint";
@@ -273,4 +274,71 @@ char *path_display(const char *canonical) {
       canonical[n] == '/' && canonical[n + 1])
     return xstrdup(canonical + n + 1);
   return xstrdup(canonical);
+}
+
+/* ---- output files: a temporary file renamed over the target ---------------- */
+
+FILE *ao_open(atomic_out *ao, const char *path) {
+  memset(ao, 0, sizeof *ao);
+  struct stat st;
+  int exists = stat(path, &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    /* A device or a pipe (/dev/stdout, /dev/full, a FIFO): written in place. */
+    ao->fp = fopen(path, "w");
+    return ao->fp;
+  }
+  ao->path = xstrdup(path);
+  ao->tmp = xasprintf("%s.tmp-XXXXXX", path);
+  int fd = mkstemp(ao->tmp);
+  if (fd < 0) {
+    int e = errno;
+    free(ao->path);
+    free(ao->tmp);
+    ao->path = ao->tmp = NULL;
+    errno = e;
+    return NULL;
+  }
+  /* An existing file keeps its permissions; a new one gets the usual ones. */
+  mode_t mode = 0666;
+  if (exists) {
+    mode = st.st_mode & 07777;
+  } else {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode &= ~mask;
+  }
+  fchmod(fd, mode);
+  ao->fp = fdopen(fd, "w");
+  if (!ao->fp) {
+    int e = errno;
+    close(fd);
+    unlink(ao->tmp);
+    free(ao->path);
+    free(ao->tmp);
+    ao->path = ao->tmp = NULL;
+    errno = e;
+  }
+  return ao->fp;
+}
+
+int ao_close(atomic_out *ao, int commit) {
+  int rc = 0, e = 0;
+  if (ao->fp && fclose(ao->fp) != 0) {
+    rc = -1;
+    e = errno;
+  }
+  ao->fp = NULL;
+  if (ao->tmp) {
+    if (rc == 0 && commit && rename(ao->tmp, ao->path) != 0) {
+      rc = -1;
+      e = errno;
+    }
+    if (rc != 0 || !commit)
+      unlink(ao->tmp);
+  }
+  free(ao->path);
+  free(ao->tmp);
+  ao->path = ao->tmp = NULL;
+  errno = e;
+  return rc;
 }
