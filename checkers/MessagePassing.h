@@ -18,10 +18,10 @@
 // are matched by the identity of the flag and of the data (FieldDecl or
 // global VarDecl).
 //
-// Program-wide (DESIGN.md, "Program-wide pairing"): a TU can write its sides
-// to a summary file (writeSummary), and a join run reads the summaries of
-// every TU into one collector (readSummary) and matches writers and readers
-// that no single TU saw together. Identities are then strings: the record
+// Program-wide (docs/integration.md, "Program-wide pairing"): a TU can
+// write its sides to a summary file (writeSummary), and a join run reads the
+// summaries of every TU into one collector (readSummary) and matches writers
+// and readers that no single TU saw together. Identities are then strings: the record
 // (by the header that defines it) and field, or the global's name.
 //
 //===----------------------------------------------------------------------===//

@@ -15,9 +15,10 @@
 #                            [--set-reps N] [--jobs 1,2] [--sizes 10,100,1000,10000]
 #                            [--select preprocessed|source]
 # Defaults: --db /var/tmp/seqlint-kernel (made by tools/real-world/kernel.sh;
-#           without it, parts 1 and 2 are skipped), --plugin build/lib/seqlint.so
-#           (copied to a temporary file first, so a rebuild during the run changes
-#           nothing), --runner build/bin/seqlint.
+#           without it, parts 1 and 2 are skipped; --db examples: the bundled
+#           examples/{buggy,fixed}/*.c, for the runner's cost on a small set),
+#           --plugin build/lib/seqlint.so (copied to a temporary file first, so a
+#           rebuild during the run changes nothing), --runner build/bin/seqlint.
 # Run it on an otherwise idle machine: it times single compiles.
 set -euo pipefail
 
@@ -47,6 +48,23 @@ while [ $# -gt 0 ]; do
 done
 
 [ -f "$PLUGIN" ] || die "plugin not found: $PLUGIN (cmake --build build)"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/seqlint-bench.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+if [ "$DB" = examples ]; then
+	# The bundled examples (buggy and fixed, 8 files) as one database, compiled
+	# with clang-19 the way examples/Makefile compiles them.
+	mkdir -p "$TMP/examples-db"
+	python3 - "$ROOT/examples" "$TMP/examples-db/compile_commands.json" <<'PY'
+import glob, json, os, sys
+ex, out = sys.argv[1], sys.argv[2]
+db = [{'directory': ex, 'file': f,
+       'arguments': ['clang-19', '-std=gnu11', '-O2', '-Wall', '-Wextra', '-c', f,
+                     '-o', os.devnull]}
+      for v in ('buggy', 'fixed') for f in sorted(glob.glob(os.path.join(ex, v, '*.c')))]
+json.dump(db, open(out, 'w'), indent=1)
+PY
+	DB=$TMP/examples-db
+fi
 if [ ! -f "$DB/compile_commands.json" ]; then
 	echo "run.sh: no $DB/compile_commands.json (tools/real-world/kernel.sh makes it):" \
 		"running the scaling part only" >&2
@@ -54,8 +72,6 @@ if [ ! -f "$DB/compile_commands.json" ]; then
 fi
 case ",$PARTS," in *,set,*) [ -x "$RUNNER" ] || die "runner not found: $RUNNER" ;; esac
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/seqlint-bench.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
 cp "$PLUGIN" "$TMP/seqlint.so"
 
 python3 "$ROOT/bench/plugin/bench.py" --plugin "$TMP/seqlint.so" \
