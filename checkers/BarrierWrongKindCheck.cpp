@@ -50,12 +50,9 @@ public:
   BarrierWrongKindCheck() : Check("barrier-wrong-kind") {}
 
   void functionDone(const FunctionTrace &T, Classifier &) override {
-    for (unsigned B = 0; B != T.Blocks.size(); ++B) {
-      const std::vector<Event> &Ev = T.Blocks[B].Events;
-      for (unsigned I = 0; I != Ev.size(); ++I)
-        if (isJudgedBarrier(Ev[I]))
-          judge(T, Ev[I], B, I);
-    }
+    forEachJudgedBarrier(T, [&](const Event &E, unsigned B, unsigned I) {
+      judge(T, E, B, I);
+    });
   }
 
 private:

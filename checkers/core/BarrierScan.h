@@ -51,6 +51,17 @@ struct BarrierSide {
 /// barrier inside a seqcount write step, not a compiler barrier.
 bool isJudgedBarrier(const Event &E);
 
+/// Calls F(E, Block, Index) for every judged barrier of T, block by block.
+template <typename Fn>
+void forEachJudgedBarrier(const FunctionTrace &T, Fn &&F) {
+  for (unsigned B = 0; B != T.Blocks.size(); ++B) {
+    const std::vector<Event> &Ev = T.Blocks[B].Events;
+    for (unsigned I = 0; I != Ev.size(); ++I)
+      if (isJudgedBarrier(Ev[I]))
+        F(Ev[I], B, I);
+  }
+}
+
 /// Collects the accesses on one side of the barrier Events[Index] of block
 /// Block. With NoBackEdges, the walk does not follow loop back edges
 /// (accesses of the previous or the next iteration); with ThroughUnlock, an
