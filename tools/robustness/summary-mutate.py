@@ -14,7 +14,8 @@ Every run must end with exit status 0 (the damage left a valid summary, or one
 whose sides are dropped) or 1 with a "seqlint:" error that names the summary;
 a signal, a crash report or an error without that text is a failure. Fixed
 seeds: a failure is replayed by its seed, and its damaged file is kept.
-Prints "N runs, N failures"; exit status 1 on any failure.
+Prints "N runs, N failures (N rejected with an error, N accepted)"; exit
+status 1 on any failure.
 """
 import argparse
 import glob
@@ -87,7 +88,7 @@ def main():
         sys.exit("summary-mutate.py: no *.mp.json in %s" % a.summaries)
     texts = {f: open(f).read() for f in files}
     work = tempfile.mkdtemp(prefix="seqlint-summary-mutate-")
-    failures = 0
+    failures = rejected = 0
     try:
         for n in range(a.n):
             seed = a.seed + n
@@ -109,6 +110,8 @@ def main():
             ok = (p.returncode == 0 and "PLEASE submit" not in err) or \
                  (p.returncode == 1 and "error: seqlint: " in err and
                   os.path.basename(victim) in err and "PLEASE submit" not in err)
+            if ok and p.returncode == 1:
+                rejected += 1
             if not ok:
                 failures += 1
                 print("seed %d: %s in %s: exit %d\n%s" % (seed, what, os.path.basename(victim),
@@ -118,7 +121,8 @@ def main():
                     shutil.copy(target, os.path.join(a.keep, "seed%d.mp.json" % seed))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("%d runs, %d failures" % (a.n, failures))
+    print("%d runs, %d failures (%d rejected with an error, %d accepted)"
+          % (a.n, failures, rejected, a.n - failures - rejected))
     sys.exit(1 if failures else 0)
 
 
