@@ -338,14 +338,7 @@ private:
 
 /// The counter's type decides what exclusion its writers need.
 void classifyCounter(const LocationKey &K, WriteSite &W) {
-  QualType Ty;
-  if (K.Field)
-    Ty = K.Field->getType();
-  else if (K.Base) {
-    Ty = K.Base->getType();
-    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
-      Ty = Ty->getPointeeType();
-  }
+  QualType Ty = declaredTypeOf(K);
   for (unsigned Depth = 0; Depth < 8 && !Ty.isNull(); ++Depth) {
     StringRef N;
     const auto *TT = Ty->getAs<TypedefType>();

@@ -1256,6 +1256,18 @@ void FunctionClassifier::run(const Stmt *Body) {
 FunctionTrace::FunctionTrace() = default;
 FunctionTrace::~FunctionTrace() = default;
 
+QualType declaredTypeOf(const LocationKey &K) {
+  QualType Ty;
+  if (K.Field)
+    Ty = K.Field->getType();
+  else if (K.Base) {
+    Ty = K.Base->getType();
+    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
+      Ty = Ty->getPointeeType();
+  }
+  return Ty;
+}
+
 std::string LocationKey::displayName() const {
   static const Regex Marker("@[0-9a-f]+");
   std::string S = Text;

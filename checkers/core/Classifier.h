@@ -61,6 +61,10 @@ struct FunctionSummary {
   unsigned WritesParams = 0;   // bit i: stores through parameter i
 };
 
+/// The declared type of the object K designates: the field's type, else the
+/// base variable's (its pointee for `*(p)`).
+clang::QualType declaredTypeOf(const LocationKey &K);
+
 class Classifier {
 public:
   Classifier(clang::ASTContext &Ctx, const MacroIndex &Index,

@@ -123,14 +123,7 @@ bool isTrylock(StringRef N) { return N.contains("trylock"); }
 
 /// The declared type of the object a lock key designates.
 QualType typeOfKey(const LocationKey &K) {
-  QualType Ty;
-  if (K.Field)
-    Ty = K.Field->getType();
-  else if (K.Base) {
-    Ty = K.Base->getType();
-    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
-      Ty = Ty->getPointeeType();
-  }
+  QualType Ty = declaredTypeOf(K);
   if (!Ty.isNull() && StringRef(K.Text).ends_with("[]")) {
     if (const Type *E = Ty->getPointeeOrArrayElementType())
       Ty = QualType(E, 0);
