@@ -46,35 +46,43 @@ namespace {
 
 constexpr int SummaryVersion = 1;
 
-/// Writes locations as [file index, line, column] against a file table.
+/// A file location: where clang shows a diagnostic at Loc.
+struct Position {
+  std::string Path; // absolute
+  unsigned Line = 0, Col = 0;
+};
+
+/// Writes locations as [file index, line, column] against a file table that
+/// holds the files of the locations written, in the order written.
 class LocWriter {
 public:
   explicit LocWriter(const SourceManager &SM) : SM(SM) {}
 
   /// [file, line, col], or null when Loc has no file.
   json::Value loc(SourceLocation Loc) {
-    unsigned File, Line, Col;
-    if (!decompose(Loc, File, Line, Col))
+    std::optional<Position> P = position(Loc);
+    if (!P)
       return nullptr;
-    return json::Array{File, Line, Col};
+    return json::Array{fileIndex(P->Path), P->Line, P->Col};
   }
 
-  bool decompose(SourceLocation Loc, unsigned &File, unsigned &Line,
-                 unsigned &Col) {
+  unsigned fileIndex(const std::string &Path) {
+    auto [It, New] = Index.try_emplace(Path, Files.size());
+    if (New)
+      Files.push_back(Path);
+    return It->second;
+  }
+
+  std::optional<Position> position(SourceLocation Loc) const {
     if (Loc.isInvalid())
-      return false;
+      return std::nullopt;
     Loc = SM.getFileLoc(Loc);
     auto [FID, Off] = SM.getDecomposedLoc(Loc);
     std::string Path = pathOf(FID);
     if (Path.empty())
-      return false;
-    auto [It, New] = Index.try_emplace(Path, Files.size());
-    if (New)
-      Files.push_back(Path);
-    File = It->second;
-    Line = SM.getLineNumber(FID, Off);
-    Col = SM.getColumnNumber(FID, Off);
-    return true;
+      return std::nullopt;
+    return Position{std::move(Path), SM.getLineNumber(FID, Off),
+                    SM.getColumnNumber(FID, Off)};
   }
 
   /// The absolute path of FID's file ("" for <built-in>, <scratch space>).
@@ -100,21 +108,21 @@ private:
 
 /// The program-wide identity of a flag or datum, "" if it has none: a
 /// static global is a different object in every TU.
-std::string idKey(MpId Id, LocWriter &LW, const SourceManager &SM) {
+std::string idKey(MpId Id, const LocWriter &LW) {
   // Within a TU, ids are the FieldDecls and VarDecls of MpCollector::identity.
   const auto *D = static_cast<const ValueDecl *>(Id);
   if (const auto *FD = dyn_cast<FieldDecl>(D)) {
     const RecordDecl *RD = FD->getParent();
     if (const RecordDecl *Def = RD->getDefinition())
       RD = Def;
-    unsigned File, Line, Col;
-    if (!LW.decompose(RD->getLocation(), File, Line, Col))
+    std::optional<Position> P = LW.position(RD->getLocation());
+    if (!P)
       return "";
     std::string Name = RD->getName().str();
     if (Name.empty())
       if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
         Name = TD->getName().str();
-    return formatv("F:{0}:{1}:{2}:{3}.{4}", LW.Files[File], Line, Col, Name,
+    return formatv("F:{0}:{1}:{2}:{3}.{4}", P->Path, P->Line, P->Col, Name,
                    FD->getName())
         .str();
   }
@@ -125,12 +133,13 @@ std::string idKey(MpId Id, LocWriter &LW, const SourceManager &SM) {
   return "";
 }
 
-std::string fnKey(const void *Fn, LocWriter &LW) {
+std::string fnKey(const void *Fn, const LocWriter &LW) {
   const auto *FD = static_cast<const FunctionDecl *>(Fn);
-  unsigned File, Line, Col;
-  if (!FD || !LW.decompose(FD->getLocation(), File, Line, Col))
+  std::optional<Position> P =
+      FD ? LW.position(FD->getLocation()) : std::nullopt;
+  if (!P)
     return "";
-  return formatv("{0}:{1}:{2}:{3}", LW.Files[File], Line, Col,
+  return formatv("{0}:{1}:{2}:{3}", P->Path, P->Line, P->Col,
                  FD->getNameAsString())
       .str();
 }
@@ -142,24 +151,26 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                                std::string &Err) const {
   LocWriter LW(SM);
   const LangOptions LO;
+  // Returned by value: a reference into the map would not survive the
+  // next insertion.
   DenseMap<MpId, std::string> KeyCache;
-  auto Key = [&](MpId Id) -> const std::string & {
+  auto Key = [&](MpId Id) -> std::string {
     auto [It, New] = KeyCache.try_emplace(Id);
     if (New)
-      It->second = idKey(Id, LW, SM);
+      It->second = idKey(Id, LW);
     return It->second;
   };
 
   json::Array SidesOut;
   for (const MpSide &S : Sides) {
-    const std::string &Flag = Key(S.Flag);
+    std::string Flag = Key(S.Flag);
     std::string Fn = fnKey(S.Fn, LW);
     json::Value FlagLoc = LW.loc(S.FlagLoc);
     if (Flag.empty() || Fn.empty() || FlagLoc.getAsNull())
       continue; // nothing another TU could match
     json::Array Data;
     for (const MpData &D : S.Data) {
-      const std::string &Id = Key(D.Id);
+      std::string Id = Key(D.Id);
       json::Value Loc = LW.loc(D.Loc), ByLoc = LW.loc(D.ByLoc);
       if (Id.empty() || Loc.getAsNull() || ByLoc.getAsNull())
         continue;
@@ -185,19 +196,20 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                       {"data", std::move(Data)}};
     if (S.Fix) {
       CharSourceRange R = Lexer::makeFileCharRange(S.Fix->RemoveRange, SM, LO);
-      unsigned BF, BL, BC, EF, EL, EC;
-      if (R.isValid() && LW.decompose(R.getBegin(), BF, BL, BC) &&
-          LW.decompose(R.getEnd(), EF, EL, EC) && BF == EF)
-        Side["fix"] = json::Object{{"begin", json::Array{BF, BL, BC}},
-                                   {"end", json::Array{EL, EC}},
-                                   {"text", S.Fix->CodeToInsert}};
+      std::optional<Position> B, E;
+      if (R.isValid() && (B = LW.position(R.getBegin())) &&
+          (E = LW.position(R.getEnd())) && B->Path == E->Path)
+        Side["fix"] = json::Object{
+            {"begin", json::Array{LW.fileIndex(B->Path), B->Line, B->Col}},
+            {"end", json::Array{E->Line, E->Col}},
+            {"text", S.Fix->CodeToInsert}};
     }
     SidesOut.push_back(std::move(Side));
   }
   auto KeyList = [&](const DenseSet<MpId> &Ids) {
     std::vector<std::string> Keys;
     for (MpId Id : Ids)
-      if (const std::string &K = Key(Id); !K.empty())
+      if (std::string K = Key(Id); !K.empty())
         Keys.push_back(K);
     llvm::sort(Keys);
     json::Array A;
