@@ -89,11 +89,11 @@ private:
     auto Ordered = [](MpOrder O) {
       return O == MpOrder::Barrier || O == MpOrder::Access;
     };
-    for (const MpMatch &M : Mp.match()) {
+    for (const MpMatch &M : mp().match()) {
       const MpSide &W = *M.W, &R = *M.R;
       if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        auto [Wmb, Rmb, Release, Acquire] = Mp.spellings(W);
+        auto [Wmb, Rmb, Release, Acquire] = mp().spellings(W);
         Finding F = make(
             W.FlagLoc,
             "'" + W.FlagName + "' is published here after the store to '" +
@@ -114,7 +114,7 @@ private:
       }
       if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
-        auto [Wmb, Rmb, Release, Acquire] = Mp.spellings(R);
+        auto [Wmb, Rmb, Release, Acquire] = mp().spellings(R);
         Finding F =
             make(R.FlagLoc,
                  "'" + M.RD->Name + "' is read after '" + R.FlagName +

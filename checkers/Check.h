@@ -28,6 +28,10 @@ struct CheckContext {
   clang::ASTContext *Ctx = nullptr;
   const MacroIndex *Macros = nullptr;
   FindingSink *Sink = nullptr;
+  /// The message-passing sides of the TU (or, in a join, of every TU), one
+  /// collector for all the message-passing checks; set by the driver when
+  /// one of them is enabled.
+  MpCollector *MessagePassing = nullptr;
 };
 
 /// Which functions a check needs to see. The driver builds a CFG only for
@@ -50,9 +54,9 @@ public:
   /// function does to data another one reads) report here. Traces are gone
   /// by then; a check keeps what it needs from functionDone().
   virtual void translationUnitDone(Classifier &C) {}
-  /// The message-passing sides this check collects, if it is one of the
-  /// message-passing checks (for the program-wide summary and join).
-  virtual MpCollector *messagePassing() { return nullptr; }
+  /// Does the check use CheckContext::MessagePassing (the driver then
+  /// provides one collector, shared, written to and read from summaries)?
+  virtual bool usesMessagePassing() const { return false; }
 
 protected:
   /// Starts a finding of this check at Loc.

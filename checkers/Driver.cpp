@@ -370,44 +370,35 @@ std::string summaryFiles(const std::vector<std::string> &Paths,
   return "";
 }
 
-/// Join run: every summary into the collectors of the message-passing
-/// checks the summaries were written with, then their TU-end reports.
+/// Join run: every summary into one collector, then the TU-end reports of
+/// the message-passing checks the summaries were written with.
 std::string joinSummaries(ASTContext &Ctx, const MacroIndex &Macros,
                           FindingSink &Sink, const DriverOptions &Opts) {
   std::vector<std::string> Files;
   if (std::string Err = summaryFiles(Opts.JoinPaths, Files); !Err.empty())
     return Err;
   SourceManager &SM = Ctx.getSourceManager();
-  // First pass: which checks the TUs ran (a throwaway collector).
+  MpCollector Mp;
   std::vector<std::string> Enabled;
-  {
-    MpCollector Probe;
-    for (const std::string &F : Files) {
-      std::string Err;
-      if (!Probe.readSummary(F, SM, Enabled, Err))
-        return Err;
-    }
+  for (const std::string &F : Files) {
+    std::string Err;
+    if (!Mp.readSummary(F, SM, Enabled, Err))
+      return Err;
   }
   FilteringSink Filter(Sink, SM, Opts.ApplyNolint);
   CheckContext CC;
   CC.Ctx = &Ctx;
   CC.Macros = &Macros;
   CC.Sink = &Filter;
+  CC.MessagePassing = &Mp;
   Classifier Cl(Ctx, Macros, Macros.model());
   for (const CheckInfo &I : allChecks()) {
     if (!llvm::is_contained(Enabled, I.Name))
       continue;
     std::unique_ptr<Check> C = I.Create();
-    MpCollector *Mp = C->messagePassing();
-    if (!Mp)
+    if (!C->usesMessagePassing())
       continue;
     C->setContext(CC);
-    std::vector<std::string> Ignored;
-    for (const std::string &F : Files) {
-      std::string Err;
-      if (!Mp->readSummary(F, SM, Ignored, Err))
-        return Err;
-    }
     C->translationUnitDone(Cl);
   }
   return "";
@@ -450,6 +441,10 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
   if (Checks.empty() && !Opts.DumpEvents)
     return "";
+  // One collector of message-passing sides for the checks that use it.
+  std::optional<MpCollector> Mp;
+  if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); }))
+    CC.MessagePassing = &Mp.emplace();
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   Multiplexer Mux(Checks);
@@ -484,18 +479,12 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
-  if (Opts.SummaryPath.empty())
+  if (Opts.SummaryPath.empty() || !Mp)
     return "";
-  // Both message-passing checks collect the same sides: one writes them.
   std::vector<std::string> MpChecks;
-  MpCollector *Mp = nullptr;
   for (auto &C : Checks)
-    if (MpCollector *M = C->messagePassing()) {
+    if (C->usesMessagePassing())
       MpChecks.push_back(C->name());
-      Mp = Mp ? Mp : M;
-    }
-  if (!Mp)
-    return "";
   std::string Err;
   Mp->writeSummary(summaryPathFor(Opts.SummaryPath, SM), SM, MpChecks, Err);
   return Err;

@@ -25,6 +25,7 @@ bool isRelease(Order O) {
 }
 
 void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
+  MpCollector &Mp = mp();
   if (!Mp.hasSpellings())
     Mp.setSpellings(fixSpellings());
   Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
@@ -195,6 +196,34 @@ bool isPointerValued(const Event &E) {
   return X && X->getType()->isPointerType();
 }
 
+/// How the data met so far on one side are ordered against the flag access:
+/// by the flag access itself (a release/acquire), else by the first barrier
+/// of the side's kind between them.
+struct Ordering {
+  Ordering(bool FlagOrders, SourceLocation FlagLoc, std::string FlagSpelling)
+      : By(FlagOrders ? MpOrder::Access : MpOrder::None), ByLoc(FlagLoc),
+        BySpelling(std::move(FlagSpelling)) {}
+
+  /// Is E a barrier that orders this side (a fence with Bits, or a
+  /// read-modify-write with a memory order IsOrdering accepts)? The first
+  /// one becomes the ordering of the data met after it.
+  bool note(const Event &E, unsigned Bits, bool (*IsOrdering)(Order)) {
+    if (!(E.Kind == EventKind::Barrier && (E.Bits & Bits)) &&
+        !(E.Kind == EventKind::RMW && IsOrdering(E.Ord)))
+      return false;
+    if (By == MpOrder::None) {
+      By = MpOrder::Barrier;
+      ByLoc = E.Loc;
+      BySpelling = spellingOf(E);
+    }
+    return true;
+  }
+
+  MpOrder By;
+  SourceLocation ByLoc;
+  std::string BySpelling;
+};
+
 } // namespace
 
 void MpCollector::setSpellings(MpSpellings S) {
@@ -220,6 +249,9 @@ const ValueDecl *MpCollector::identity(const LocationKey &K) {
 
 void MpCollector::collect(const FunctionTrace &T, Classifier &C,
                           const FixMaker &Fix) {
+  if (T.FD == LastCollected)
+    return; // the other message-passing check collected it
+  LastCollected = T.FD;
   // TU-wide: counters and read-modify-write targets are not flags or data
   // of a message-passing pair.
   for (const BlockEvents &BE : T.Blocks)
@@ -300,23 +332,14 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       S.FlagLoc = F.Loc;
       S.FlagName = FK.displayName();
       S.FlagSpelling = spellingOf(F);
-      MpOrder State = isRelease(F.Ord) ? MpOrder::Access : MpOrder::None;
-      SourceLocation ByLoc = F.Loc;
-      std::string BySp = S.FlagSpelling;
+      Ordering Ord(isRelease(F.Ord), F.Loc, S.FlagSpelling);
       bool Unknown = false;
       for (size_t J = I; J-- > 0;) {
         const Event &E = *Seq[J];
         if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
           break; // an unlock orders what was stored under the lock
-        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdSS)) ||
-            (E.Kind == EventKind::RMW && isRelease(E.Ord))) {
-          if (State == MpOrder::None) {
-            State = MpOrder::Barrier;
-            ByLoc = E.Loc;
-            BySp = spellingOf(E);
-          }
+        if (Ord.note(E, OrdSS, isRelease))
           continue;
-        }
         if (mayOrder(E, C))
           Unknown = true;
         bool IsStore = E.Kind == EventKind::Store ||
@@ -347,7 +370,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (Last != LastStore.end() && Last->second > I)
           continue;
         S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
-                          DK.displayName(), State, ByLoc, BySp});
+                          DK.displayName(), Ord.By, Ord.ByLoc, Ord.BySpelling});
       }
       if (!S.Data.empty()) {
         S.Fix = Fix(T, F, true);
@@ -373,24 +396,15 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
                                             F.Var && Conds.Vars.count(F.Var));
       if (!S.Tested)
         continue;
-      MpOrder State = isAcquire(F.Ord) ? MpOrder::Access : MpOrder::None;
-      SourceLocation ByLoc = F.Loc;
-      std::string BySp = S.FlagSpelling;
+      Ordering Ord(isAcquire(F.Ord), F.Loc, S.FlagSpelling);
       const VarDecl *DepVar = F.Use == ValueUse::Assigned ? F.Var : nullptr;
       bool Unknown = false;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &E = *Seq[J];
         if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
           break;
-        if ((E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) ||
-            (E.Kind == EventKind::RMW && isAcquire(E.Ord))) {
-          if (State == MpOrder::None) {
-            State = MpOrder::Barrier;
-            ByLoc = E.Loc;
-            BySp = spellingOf(E);
-          }
+        if (Ord.note(E, OrdLL, isAcquire))
           continue;
-        }
         // `p = READ_ONCE(head)` defines p from the flag load itself; any
         // later assignment to p ends the dependency.
         if (E.Kind == EventKind::LocalDef && E.Var == DepVar &&
@@ -424,9 +438,9 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
         MpData Dt{
-            DId,   Rel, E.Ord != Order::Plain, E.Loc, DK.displayName(), State,
-            ByLoc, BySp};
-        if (Dep && State == MpOrder::None) {
+            DId,    Rel,       E.Ord != Order::Plain, E.Loc, DK.displayName(),
+            Ord.By, Ord.ByLoc, Ord.BySpelling};
+        if (Dep && Ord.By == MpOrder::None) {
           Dt.By = MpOrder::Dependency;
           Dt.ByLoc = F.Loc;
         }

@@ -21,8 +21,8 @@
 // Program-wide (docs/integration.md, "Program-wide pairing"): a TU can
 // write its sides to a summary file (writeSummary), and a join run reads the
 // summaries of every TU into one collector (readSummary) and matches writers
-// and readers that no single TU saw together. Identities are then strings: the record
-// (by the header that defines it) and field, or the global's name.
+// and readers that no single TU saw together. Identities are then strings: the
+// record (by the header that defines it) and field, or the global's name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEQLINT_MESSAGEPASSING_H
@@ -117,6 +117,8 @@ public:
   using FixMaker = std::function<std::optional<clang::FixItHint>(
       const FunctionTrace &, const Event &, bool Writer)>;
 
+  /// Every message-passing check calls it for every function; a function
+  /// is collected once.
   void collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix);
   /// Writer/reader pairs of different functions that share flag and data.
   std::vector<MpMatch> match() const;
@@ -151,6 +153,7 @@ private:
   /// not data of another flag.
   llvm::DenseSet<MpId> OrderedIds;
   std::vector<MpSpellings> Units;
+  const clang::FunctionDecl *LastCollected = nullptr;
   /// Join: string identities (MpId points at the key's characters), and
   /// the sides by (function, flag location, role), to merge duplicates.
   llvm::StringSet<> Keys;
@@ -214,23 +217,23 @@ OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C);
 bool isAcquire(Order O);
 bool isRelease(Order O);
 
-/// The base of mp-missing-barrier and barrier-unpaired: both collect the
+/// The base of mp-missing-barrier and barrier-unpaired: both use the
 /// message-passing sides of every function (with fix-its in the code base's
-/// own barrier spelling) and match them at the end of the TU.
+/// own barrier spelling), collected once into the driver's shared collector,
+/// and match them at the end of the TU.
 class MessagePassingCheck : public Check {
 public:
   using Check::Check;
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
   void functionDone(const FunctionTrace &T, Classifier &C) override;
-  /// The collector of this TU's sides (summary) or of every TU's (join).
-  MpCollector *messagePassing() override { return &Mp; }
+  bool usesMessagePassing() const override { return true; }
   /// `foo` for messages, `?` for an unnamed function.
   static std::string fnName(const clang::FunctionDecl *FD);
 
 protected:
   MpSpellings fixSpellings() const;
-
-  MpCollector Mp;
+  /// This TU's sides, or every TU's in a join.
+  MpCollector &mp() const { return *Ctx->MessagePassing; }
 };
 
 } // namespace seqlint

@@ -30,7 +30,7 @@ public:
   MpMissingBarrierCheck() : MessagePassingCheck("mp-missing-barrier") {}
 
   void translationUnitDone(Classifier &) override {
-    std::vector<MpMatch> Matches = Mp.match();
+    std::vector<MpMatch> Matches = mp().match();
     for (const MpMatch &M : Matches) {
       bool WU = !M.WriterOrdered, RU = !M.ReaderOrdered;
       const MpSide &W = *M.W, &R = *M.R;
@@ -40,7 +40,7 @@ public:
           ((RU && R.Tested) || (!RU && M.ReaderBy == MpOrder::Dependency)) &&
           !hasExplicitPartner(Matches, &W) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
-        const MpSpellings &Sp = Mp.spellings(W);
+        const MpSpellings &Sp = mp().spellings(W);
         Finding F = make(
             W.FlagLoc,
             "'" + W.FlagName + "' is published here after the store to '" +
@@ -60,7 +60,7 @@ public:
       // The reader, when the writer has no ordering either.
       if (RU && WU && R.Tested && !hasExplicitPartner(Matches, &R) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
-        const MpSpellings &Sp = Mp.spellings(R);
+        const MpSpellings &Sp = mp().spellings(R);
         Finding F =
             make(R.FlagLoc,
                  "'" + M.RD->Name + "' is read after the flag '" + R.FlagName +
