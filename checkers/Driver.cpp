@@ -46,6 +46,12 @@ public:
           (const FunctionTrace &T, int K, const Event &A, SourceLocation L), (T, K, A, L))
   FORWARD(writeEndWithoutBegin, (const FunctionTrace &T, int K, const Event &A),
           (T, K, A))
+  FORWARD(writeEndSomePaths,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(writeBeginSomePaths,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(readRetrySomePaths,
+          (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
   FORWARD(writeBeginWhileOpen,
           (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
   FORWARD(readLoadBeforeBarrier,
@@ -106,6 +112,7 @@ const char *kindName(EventKind K) {
   case EventKind::Call: return "call";
   case EventKind::Return: return "return";
   case EventKind::LocalDef: return "local-def";
+  case EventKind::LocalUpdate: return "local-update";
   }
   return "?";
 }

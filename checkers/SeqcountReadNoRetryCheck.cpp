@@ -36,6 +36,18 @@ public:
       }
   }
 
+  void readRetrySomePaths(const FunctionTrace &T, int Counter, const Event &Retry,
+                          const Event &Begin) override {
+    Finding F = make(Retry.Loc, spelling(Retry) + " on '" + name(T, Counter) +
+                                    "' runs on every path, but its read section "
+                                    "begins on some paths only: where the begin was "
+                                    "skipped it validates a value no begin produced "
+                                    "(and may retry forever); begin and retry the "
+                                    "section under the same condition");
+    F.Notes.push_back({Begin.Loc, "the read section begins here, on some paths only"});
+    emit(F);
+  }
+
 private:
   void checkBegin(const FunctionTrace &T, const Event &E) {
     bool Bad = false;

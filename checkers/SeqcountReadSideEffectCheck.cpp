@@ -27,8 +27,17 @@ public:
       What = "store to shared '" + name(T, E.Key) + "'";
       break;
     case EventKind::RMW:
+      if (E.Key >= 0 && T.key(E.Key).Storage == LocationKey::Param &&
+          !sameObject(T, E.Key, Counter)) {
+        accumulation(T, Counter, Begin, E, "the caller's '" + name(T, E.Key) + "'");
+        return;
+      }
       What = "read-modify-write of shared '" + name(T, E.Key) + "'";
       break;
+    case EventKind::LocalUpdate:
+      accumulation(T, Counter, Begin, E,
+                   "'" + E.Var->getNameAsString() + "', which keeps its value across the retry,");
+      return;
     case EventKind::Lock:
     case EventKind::Unlock:
       What = "call to " + spelling(E);
@@ -45,6 +54,23 @@ public:
     Finding F = make(E.Loc, What + " inside the read section of '" + C +
                                 "': it repeats on every retry and may act on torn "
                                 "data; move it after the section is validated");
+    F.Notes.push_back({Begin.Loc, "the read section begins here"});
+    emit(F);
+  }
+
+private:
+  static bool sameObject(const FunctionTrace &T, int A, int B) {
+    return T.key(A).Base && T.key(A).Base == T.key(B).Base;
+  }
+
+  /// An accumulation whose target outlives a failed attempt: every retry
+  /// adds the torn values of the attempts before it.
+  void accumulation(const FunctionTrace &T, int Counter, const Event &Begin,
+                    const Event &E, const std::string &Target) {
+    Finding F = make(E.Loc, "accumulation into " + Target +
+                                " inside the read section of '" + name(T, Counter) +
+                                "': a retried attempt adds its values again; read "
+                                "into locals inside the loop and accumulate after it");
     F.Notes.push_back({Begin.Loc, "the read section begins here"});
     emit(F);
   }

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace seqlint {
@@ -54,9 +56,58 @@ public:
     emit(F);
   }
 
+  void writeEndSomePaths(const FunctionTrace &T, int Counter, const Event &End,
+                         const Event &Begin) override {
+    if (!Reported.insert(&End).second)
+      return;
+    Finding F = make(End.Loc, spelling(End) + " on '" + name(T, Counter) +
+                                  "' runs on every path, but the write section is "
+                                  "open on some paths only: where the begin was "
+                                  "skipped the count becomes odd and readers spin; "
+                                  "begin and end the section under the same condition");
+    F.Notes.push_back({Begin.Loc, "the write section begins here, on some paths only"});
+    addSkipNote(T, Begin, F);
+    emit(F);
+  }
+
+  void writeBeginSomePaths(const FunctionTrace &T, int Counter, const Event &Begin,
+                           const Event &Prev) override {
+    if (!Reported.insert(&Begin).second)
+      return;
+    Finding F = make(Begin.Loc, spelling(Begin) + " on '" + name(T, Counter) +
+                                    "' is reached on a path where its write section "
+                                    "is still open: the count becomes even inside the "
+                                    "section and readers accept torn data; end the "
+                                    "section on every path before it begins again");
+    F.Notes.push_back({Prev.Loc, &Prev == &Begin
+                                     ? "the section begun here in the previous "
+                                       "iteration is not ended on every path"
+                                     : "the section begun here is not ended on "
+                                       "every path"});
+    emit(F);
+  }
+
   void functionDone(const FunctionTrace &, Classifier &) override { Reported.clear(); }
 
 private:
+  /// A note at the condition under which Begin is skipped.
+  static void addSkipNote(const FunctionTrace &T, const Event &Begin, Finding &F) {
+    if (!T.PM || !Begin.S)
+      return;
+    const clang::Stmt *Child = Begin.S;
+    for (const clang::Stmt *P = T.PM->getParent(Child); P;
+         Child = P, P = T.PM->getParent(P)) {
+      const auto *If = llvm::dyn_cast<clang::IfStmt>(P);
+      if (!If || Child == If->getCond())
+        continue;
+      bool InThen = Child == If->getThen();
+      F.Notes.push_back({If->getCond()->getBeginLoc(),
+                         std::string("the begin is skipped when this condition is ") +
+                             (InThen ? "false" : "true")});
+      return;
+    }
+  }
+
   llvm::DenseSet<const Event *> Reported;
   static const Event *firstBegin(const FunctionTrace &T, int Counter) {
     for (const BlockEvents &BE : T.Blocks)

@@ -137,6 +137,7 @@ Step classify(const Event &E, bool Forward) {
   }
   case EventKind::Return:
   case EventKind::LocalDef:
+  case EventKind::LocalUpdate:
     return S;
   }
   return S;

@@ -141,6 +141,18 @@ bool isIntLiteral(const Expr *E, ASTContext &Ctx, int64_t V) {
 }
 
 /// ~1, ~1U, -2, 0xfffffffe ...: a mask clearing only the low bit.
+/// E mentions the variable V.
+bool refersTo(const Stmt *E, const VarDecl *V) {
+  if (!E)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    return DR->getDecl() == V;
+  for (const Stmt *C : E->children())
+    if (refersTo(C, V))
+      return true;
+  return false;
+}
+
 bool isClearLowBitMask(const Expr *E, ASTContext &Ctx) {
   E = E->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E))
@@ -233,6 +245,8 @@ private:
   void classifyAtomic(const AtomicExpr *AE, BlockEvents &B);
   void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
+  void emitLocalUpdate(const VarDecl *V, const Stmt *At, bool Accumulates,
+                       BlockEvents &B);
 
   // --- keys and contexts ---------------------------------------------------
   int keyOf(const Expr *E, bool IsPointer);
@@ -250,6 +264,8 @@ private:
   const ApiModel &Model;
   ParentMap *PM = nullptr;
   DenseMap<const Stmt *, unsigned> Elements; // element -> block id
+  DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
+  bool HasLocalUpdate = false;
   DenseMap<const MacroInstance *, const Stmt *> Roots;
   DenseMap<const MacroInstance *, const Stmt *> Anchors;
   DenseMap<const Stmt *, int> LoadNodes; // node -> key it loads
@@ -664,6 +680,20 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   return false;
 }
 
+void FunctionClassifier::emitLocalUpdate(const VarDecl *V, const Stmt *At,
+                                         bool Accumulates, BlockEvents &B) {
+  Event Ev;
+  Ev.Kind = EventKind::LocalUpdate;
+  Ev.S = At;
+  Ev.Loc = reportLoc(At);
+  Ev.Var = V;
+  Ev.Accumulates = Accumulates;
+  B.Events.push_back(Ev);
+  HasLocalUpdate = true;
+  if (Accumulates)
+    Accumulated.insert(V);
+}
+
 void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
   if (!V || !Init || !V->hasLocalStorage())
     return;
@@ -904,12 +934,23 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
             Ev.Loc = reportLoc(BO);
             Ev.Var = V;
             B.Events.push_back(Ev);
+          } else {
+            emitLocalUpdate(V, BO,
+                            BO->isCompoundAssignmentOp() || refersTo(BO->getRHS(), V),
+                            B);
           }
           return;
         }
     int K = keyOf(BO->getLHS(), false);
-    if (K < 0 || T.Keys[K].isLocal())
+    if (K < 0)
       return;
+    if (T.Keys[K].isLocal()) {
+      // A part of a local aggregate (tmp.rx += v, sums[i] += v): only an
+      // accumulation matters; a partial store does not renew the whole.
+      if (BO->isCompoundAssignmentOp() && T.Keys[K].Base)
+        emitLocalUpdate(T.Keys[K].Base, BO, /*Accumulates=*/true, B);
+      return;
+    }
     Event Ev;
     Ev.Kind = BO->getOpcode() == BO_Assign ? EventKind::Store : EventKind::RMW;
     Ev.S = BO;
@@ -929,8 +970,16 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     if (!U->isIncrementDecrementOp())
       return;
     int K = keyOf(U->getSubExpr(), false);
-    if (K < 0 || T.Keys[K].isLocal())
+    if (K < 0)
       return;
+    if (T.Keys[K].isLocal()) {
+      const VarDecl *V = T.Keys[K].Base;
+      const auto *DR = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts());
+      bool PointerStep = DR && DR->getType()->isPointerType(); // p++
+      if (V && !PointerStep)
+        emitLocalUpdate(V, U, /*Accumulates=*/true, B);
+      return;
+    }
     Event Ev;
     Ev.Kind = EventKind::RMW;
     Ev.S = U;
@@ -943,8 +992,12 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
-      if (const auto *V = dyn_cast<VarDecl>(D))
+      if (const auto *V = dyn_cast<VarDecl>(D)) {
         noteLocalAssign(V, V->getInit());
+        // A declaration inside a loop makes a new object every iteration.
+        if (V->hasLocalStorage() && !V->getType()->isPointerType())
+          emitLocalUpdate(V, DS, /*Accumulates=*/false, B);
+      }
     return;
   }
   if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
@@ -1140,6 +1193,13 @@ void FunctionClassifier::run(const Stmt *Body) {
       classifyPlain(S, BE);
     }
   }
+  // Writes to locals matter only for the locals something accumulates into
+  // (total += v): keep the re-initializations of those, drop the rest.
+  if (HasLocalUpdate)
+    for (BlockEvents &BE : T.Blocks)
+      llvm::erase_if(BE.Events, [&](const Event &Ev) {
+        return Ev.Kind == EventKind::LocalUpdate && !Accumulated.count(Ev.Var);
+      });
   UseCollector UC(T, Ctx, [this](const Expr *E) { return loadedKey(E); });
   UC.TraverseStmt(const_cast<Stmt *>(Body));
 

@@ -70,6 +70,8 @@ enum class EventKind : unsigned char {
   Call,        // a call that is not an API
   Return,      // a return statement (for exits)
   LocalDef,    // a local variable is (re)assigned (Var): keys through it change
+  LocalUpdate, // a local non-pointer variable (or a part of it) is written
+               // (Var); Accumulates: its previous value flows in (+=, ++)
 };
 
 /// How an expression's value is used by its context.
@@ -103,6 +105,7 @@ struct Event {
   bool Noreturn = false;
   bool Counter = false;             // access to a location used as a counter
   bool OpenCoded = false;           // a counter access written by hand
+  bool Accumulates = false;         // LocalUpdate: the old value flows in
 };
 
 struct BlockEvents {

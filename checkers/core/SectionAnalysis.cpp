@@ -2,9 +2,14 @@
 #include "core/SectionAnalysis.h"
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "llvm/ADT/DenseSet.h"
+#include <algorithm>
 #include <deque>
+#include <iterator>
 
 using namespace clang;
 using namespace llvm;
@@ -31,8 +36,17 @@ struct CounterState {
   bool RNeedBarrier = false;   // begin load not ordered before data loads
   bool RUnordered = false;     // data load since the last rmb
   const Event *WBegin = nullptr, *WStore = nullptr;
+  // The begin of a section that is open on some path reaching here (null
+  // when no path has one open).
+  const Event *WOpenBegin = nullptr;
   const Event *WEntryEnd = nullptr; // the end that closed the caller's section
   const Event *RBegin = nullptr, *RLoad = nullptr;
+  // Targets accumulated into (+=, ++) in the current read attempt, and those
+  // whose accumulated value a retry carried back into the next attempt: a
+  // local (its VarDecl) or the caller's memory through a parameter (its key,
+  // as accumTarget() encodes it). Sorted; a target re-initialized or
+  // re-declared leaves both.
+  std::vector<uintptr_t> RAccum, RCarried;
 
   bool operator==(const CounterState &O) const {
     return W == O.W && R == O.R && WNested == O.WNested &&
@@ -41,7 +55,9 @@ struct CounterState {
            WNeedBarrier == O.WNeedBarrier &&
            WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
            RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
-           RBegin == O.RBegin && RLoad == O.RLoad;
+           WOpenBegin == O.WOpenBegin && RBegin == O.RBegin && RLoad == O.RLoad &&
+           RAccum == O.RAccum &&
+           RCarried == O.RCarried;
   }
 };
 
@@ -53,7 +69,39 @@ struct State {
 
 template <typename T> const T *pick(const T *A, const T *B) { return A ? A : B; }
 
-void joinInto(State &Into, const State &From) {
+/// An accumulation target: a local variable, or (odd values) a key.
+uintptr_t accumTarget(const VarDecl *V) { return reinterpret_cast<uintptr_t>(V); }
+uintptr_t accumTarget(int Key) { return (uintptr_t(Key) << 1) | 1; }
+
+void unite(std::vector<uintptr_t> &Into, const std::vector<uintptr_t> &From) {
+  if (From.empty())
+    return;
+  std::vector<uintptr_t> Out;
+  std::set_union(Into.begin(), Into.end(), From.begin(), From.end(),
+                 std::back_inserter(Out));
+  Into.swap(Out);
+}
+
+bool contains(const std::vector<uintptr_t> &S, uintptr_t V) {
+  return std::binary_search(S.begin(), S.end(), V);
+}
+
+void insert(std::vector<uintptr_t> &S, uintptr_t V) {
+  auto It = std::lower_bound(S.begin(), S.end(), V);
+  if (It == S.end() || *It != V)
+    S.insert(It, V);
+}
+
+void erase(std::vector<uintptr_t> &S, uintptr_t V) {
+  auto It = std::lower_bound(S.begin(), S.end(), V);
+  if (It != S.end() && *It == V)
+    S.erase(It);
+}
+
+/// From arrives over an edge of a conditional branch when FromBranch: an
+/// open path that reaches a merge that way did not jump out of its section
+/// (if (cow) end; falling through to the exit when !cow).
+void joinInto(State &Into, const State &From, bool FromBranch) {
   if (!From.Reached)
     return;
   if (!Into.Reached) {
@@ -63,7 +111,8 @@ void joinInto(State &Into, const State &From) {
   for (size_t I = 0; I != Into.C.size(); ++I) {
     CounterState &A = Into.C[I];
     const CounterState &B = From.C[I];
-    bool OpenMeetsOther = (A.W == Tri::Open) != (B.W == Tri::Open);
+    bool OpenMeetsOther = (A.W == Tri::Open) != (B.W == Tri::Open) &&
+                          !(FromBranch && B.W == Tri::Open);
     A.W = join(A.W, B.W);
     A.WOpenArrived = A.WOpenArrived || B.WOpenArrived ||
                      (OpenMeetsOther && A.W == Tri::Maybe);
@@ -76,9 +125,12 @@ void joinInto(State &Into, const State &From) {
     A.RUnordered = A.RUnordered || B.RUnordered;
     A.WNested = A.WNested || B.WNested;
     A.WBegin = pick(A.WBegin, B.WBegin);
+    A.WOpenBegin = pick(A.WOpenBegin, B.WOpenBegin);
     A.WStore = A.WUnordered ? pick(A.WStore, B.WStore) : nullptr;
     A.RBegin = pick(A.RBegin, B.RBegin);
     A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
+    unite(A.RAccum, B.RAccum);
+    unite(A.RCarried, B.RCarried);
   }
 }
 
@@ -140,7 +192,7 @@ public:
           continue;
         State &SI = In[S->getBlockID()];
         State Old = SI;
-        joinInto(SI, Out);
+        joinInto(SI, Out, branches(*B));
         if (!(SI == Old) && !Queued[S->getBlockID()]) {
           Queued[S->getBlockID()] = true;
           Work.push_back(S);
@@ -165,6 +217,7 @@ private:
 
   void transfer(const CFGBlock &B, State &S, bool Report) {
     const BlockEvents &BE = T.Blocks[B.getBlockID()];
+    Current = &B;
     bool Noreturn = false;
     const Event *LastReturn = nullptr;
     for (const Event &E : BE.Events) {
@@ -201,7 +254,10 @@ private:
       // path jumped here (goto out, break) with no branch since: a section
       // begun and ended under the same condition (if (cow) begin ... if
       // (cow) end, mm/memory.c) merges as "maybe" and passes a branch.
-      bool Open = CS.W == Tri::Open || (CS.W == Tri::Maybe && CS.WOpenArrived);
+      // A block that branches to the exit leaves over a conditional edge
+      // (if (cow) end;): not a jump out of the section either.
+      bool Open = CS.W == Tri::Open ||
+                  (CS.W == Tri::Maybe && CS.WOpenArrived && !branches(B));
       if (Open && !CS.WEndedEntry && CS.WBegin &&
           CS.WBegin->Kind == EventKind::WriteBegin && HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
@@ -212,14 +268,18 @@ private:
     }
   }
 
-  /// After a conditional branch, a "maybe open" no longer comes straight
-  /// from a jump out of the section.
-  static void passBranch(const CFGBlock &B, State &S) {
+  static bool branches(const CFGBlock &B) {
     unsigned Succs = 0;
     for (const CFGBlock *Succ : B.succs())
       if (Succ)
         ++Succs;
-    if (Succs < 2)
+    return Succs > 1;
+  }
+
+  /// After a conditional branch, a "maybe open" no longer comes straight
+  /// from a jump out of the section.
+  static void passBranch(const CFGBlock &B, State &S) {
+    if (!branches(B))
       return;
     for (CounterState &C : S.C)
       C.WOpenArrived = false;
@@ -240,8 +300,13 @@ private:
           C->WNested = true;
           break;
         }
+        if (Report && C->W == Tri::Maybe && C->WOpenBegin &&
+            C->WOpenBegin->Kind == EventKind::WriteBegin && HasEnd.count(E.Key) &&
+            reachedRegardless(E, *C->WOpenBegin))
+          Obs.writeBeginSomePaths(T, E.Key, E, *C->WOpenBegin);
         C->W = Tri::Open;
         C->WBegin = &E;
+        C->WOpenBegin = &E;
         C->WNeedBarrier = false;
         C->WUnordered = false;
         C->WOpenArrived = false;
@@ -252,6 +317,13 @@ private:
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report && C->W == Tri::Closed && HasBegin.count(E.Key))
           Obs.writeEndWithoutBegin(T, E.Key, E);
+        // Open on some paths only, and this end runs whichever way the
+        // begin's condition went: the paths that skipped the begin end a
+        // section that is not open.
+        if (Report && C->W == Tri::Maybe && !C->WNested && C->WOpenBegin &&
+            C->WOpenBegin->Kind == EventKind::WriteBegin &&
+            postDominates(E, *C->WOpenBegin))
+          Obs.writeEndSomePaths(T, E.Key, E, *C->WOpenBegin);
         if (C->W == Tri::Open && C->WNested) {
           C->WNested = false; // reported at the second begin already
           break;
@@ -262,6 +334,7 @@ private:
         }
         C->WOpenArrived = false;
         C->W = Tri::Closed;
+        C->WOpenBegin = nullptr;
         C->WNeedBarrier = C->WUnordered = false;
       }
       break;
@@ -270,6 +343,7 @@ private:
         if (C->W == Tri::Closed || C->W == Tri::Entry) {
           C->W = Tri::Open;
           C->WBegin = &E;
+          C->WOpenBegin = &E;
           // A fully ordered kernel RMW (atomic_inc_return) orders later
           // stores; a relaxed, plain or release increment does not.
           C->WNeedBarrier = !(E.Ord == Order::SeqCst && E.Kind == EventKind::CounterInc &&
@@ -281,6 +355,7 @@ private:
           if (Report && !Releases && C->WUnordered && C->WStore)
             Obs.writeEndUnordered(T, E.Key, E, *C->WStore);
           C->W = Tri::Closed;
+          C->WOpenBegin = nullptr;
           C->WNeedBarrier = C->WUnordered = false;
           C->WStore = nullptr;
         } else {
@@ -322,7 +397,12 @@ private:
         if (C.R == Tri::Open && Report && C.RBegin && sideEffectStore(E, Counters[I]))
           Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
       }
-      // A release store orders what came before it (for the reader).
+      // The caller's memory through a parameter: a plain store there is
+      // overwritten by the attempt that succeeds; an accumulation is not.
+      if (E.Key >= 0 && T.key(E.Key).Storage == LocationKey::Param &&
+          T.key(E.Key).ViaPointer)
+        accumulate(E, accumTarget(E.Key),
+                   E.Kind == EventKind::RMW || E.Increment, S, Report);
       break;
     case EventKind::Load:
       if (!isData(E))
@@ -367,6 +447,15 @@ private:
         if (!E.RetryHasBarrier && Report && C->R == Tri::Open && C->RUnordered &&
             C->RLoad)
           Obs.readRetryUnordered(T, E.Key, E, *C->RLoad);
+        // Open on some paths only, and the retry runs whichever way the
+        // begin's condition went.
+        if (Report && C->R == Tri::Maybe && C->RBegin &&
+            C->RBegin->Kind == EventKind::ReadBegin && C->RBegin->Var &&
+            C->RBegin->Var == E.Var && postDominates(E, *C->RBegin))
+          Obs.readRetrySomePaths(T, E.Key, E, *C->RBegin);
+        // What this attempt accumulated survives into the next one.
+        unite(C->RCarried, C->RAccum);
+        C->RAccum.clear();
         C->R = Tri::Closed;
         C->RNeedBarrier = C->RUnordered = false;
         C->RLoad = nullptr;
@@ -405,10 +494,35 @@ private:
       }
       break;
     }
+    case EventKind::LocalUpdate:
+      accumulate(E, accumTarget(E.Var), E.Accumulates, S, Report);
+      break;
     case EventKind::WriteStep:
     case EventKind::Return:
     case EventKind::LocalDef:
       break;
+    }
+  }
+
+  /// A write to Target, an accumulation if Accumulates (+=, ++), else a
+  /// re-initialization. `total += s->bytes` where total already holds the
+  /// sum of a failed attempt: the retry adds it twice.
+  void accumulate(const Event &E, uintptr_t Target, bool Accumulates, State &S,
+                  bool Report) {
+    for (unsigned I = 0; I != S.C.size(); ++I) {
+      CounterState &C = S.C[I];
+      if (!Accumulates) {
+        erase(C.RAccum, Target);
+        erase(C.RCarried, Target);
+        continue;
+      }
+      if (C.R != Tri::Open)
+        continue;
+      if (Report && C.RBegin && contains(C.RCarried, Target) &&
+          !(E.Key >= 0 && T.key(E.Key).Base &&
+            T.key(E.Key).Base == T.key(Counters[I]).Base))
+        Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+      insert(C.RAccum, Target);
     }
   }
 
@@ -423,7 +537,9 @@ private:
       return true;
     if (K.Storage == LocationKey::Param) {
       // Through a parameter: the caller's out-parameter unless it is the
-      // object that holds the counter.
+      // object that holds the counter. A plain store there is overwritten
+      // by the attempt that succeeds; a read-modify-write (data[i] +=
+      // v) adds the failed attempts' values too.
       const LocationKey &CK = T.key(Counter);
       return CK.Base && CK.Base == K.Base;
     }
@@ -435,9 +551,69 @@ private:
     return false; // through a local pointer or an unknown base: stay silent
   }
 
+  /// The CFG block that holds event E.
+  const CFGBlock *blockOf(const Event &E) const {
+    for (const CFGBlock *B : *T.Cfg) {
+      const auto &Evs = T.Blocks[B->getBlockID()].Events;
+      if (!Evs.empty() && &E >= &Evs.front() && &E <= &Evs.back())
+        return B;
+    }
+    return nullptr;
+  }
+
+  const CFGPostDomTree &postDom() {
+    if (!PostDom) {
+      PostDom = std::make_unique<CFGPostDomTree>();
+      PostDom->buildDominatorTree(const_cast<CFG *>(T.Cfg.get()));
+    }
+    return *PostDom;
+  }
+
+  /// Every path from Earlier's block to the function's exit passes the
+  /// current block (the one being transferred, which holds Later).
+  bool postDominates(const Event &Later, const Event &Earlier) {
+    const CFGBlock *EB = blockOf(Earlier);
+    if (!EB || !Current)
+      return false;
+    if (EB == Current) // same block: Later follows Earlier, or loops back
+      return &Later > &Earlier;
+    return postDom().dominates(Current, EB);
+  }
+
+  /// Begin B is reached again with the section opened by Prev still open on
+  /// some path, whatever the branches between them decided: a different
+  /// begin that post-dominates Prev, or the same begin re-run by a loop
+  /// in whose body it is unconditional (a `continue` skipped the end).
+  bool reachedRegardless(const Event &B, const Event &Prev) {
+    if (&B != &Prev)
+      return postDominates(B, Prev);
+    if (!T.PM || !B.S)
+      return false;
+    for (const Stmt *P = T.PM->getParent(B.S); P; P = T.PM->getParent(P)) {
+      if (const auto *Do = dyn_cast<DoStmt>(P)) {
+        // do { ... } while (0) is a macro's statement wrapper, not a loop.
+        Expr::EvalResult R;
+        if (Do->getCond() &&
+            Do->getCond()->EvaluateAsInt(R, Cl.context()) && R.Val.getInt() == 0)
+          continue;
+        return true;
+      }
+      if (isa<ForStmt, WhileStmt>(P))
+        return true;
+      if (isa<IfStmt, SwitchStmt, ConditionalOperator, BinaryConditionalOperator>(P))
+        return false;
+      if (const auto *BO = dyn_cast<BinaryOperator>(P))
+        if (BO->isLogicalOp())
+          return false;
+    }
+    return false;
+  }
+
   const FunctionTrace &T;
   Classifier &Cl;
   SectionObserver &Obs;
+  const CFGBlock *Current = nullptr;
+  std::unique_ptr<CFGPostDomTree> PostDom;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   DenseSet<int> HasBegin, HasEnd, AddressKeys;

@@ -36,6 +36,19 @@ public:
   /// End with the section definitely closed on every path.
   virtual void writeEndWithoutBegin(const FunctionTrace &T, int Counter,
                                     const Event &End) {}
+  /// End reached on every path from a begin, but some path reaching it
+  /// skipped the begin: the section is open on some paths only.
+  virtual void writeEndSomePaths(const FunctionTrace &T, int Counter,
+                                 const Event &End, const Event &Begin) {}
+  /// Begin reached, whatever the branches since Prev decided, with the
+  /// section Prev opened still open on some path.
+  virtual void writeBeginSomePaths(const FunctionTrace &T, int Counter,
+                                   const Event &Begin, const Event &Prev) {}
+  /// A retry reached on every path from the begin it validates, but some
+  /// path reaching it skipped that begin: it validates a value no begin of
+  /// this function produced.
+  virtual void readRetrySomePaths(const FunctionTrace &T, int Counter,
+                                  const Event &Retry, const Event &Begin) {}
   /// Begin with the section definitely open.
   virtual void writeBeginWhileOpen(const FunctionTrace &T, int Counter,
                                    const Event &Begin, const Event &Prev) {}
