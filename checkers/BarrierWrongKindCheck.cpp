@@ -71,6 +71,9 @@ private:
     if (!Before.known())
       return;
     BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true);
+    if ((E.Bits & OrdSS) && !(E.Bits & OrdSL) &&
+        judgeStoreThenLoad(T, E, Block, Index, Before, After))
+      return;
     if (!After.known())
       return;
     // Before the function was called, the caller accessed memory that the
@@ -173,6 +176,49 @@ private:
       if (auto Fix = renameBarrier(E, Use))
         F.FixIts.push_back(*Fix);
     emit(F);
+  }
+
+  /// A partial barrier between a store and the load the code is written
+  /// around: the nearest access before it on every path is a store, and the
+  /// first marked load after it (past plain loads such as a loop bound) is
+  /// of another location that other CPUs write. Two shapes:
+  ///  - publish, then wait: nothing after the barrier is stored before the
+  ///    next barrier, so it orders nothing (xt_replace_table(): store the
+  ///    new table, then read every CPU's sequence; an unknown call after
+  ///    that load, cond_resched(), does not hide it);
+  ///  - bump, then read: the store is a sequence increment and the marked
+  ///    load comes first, though stores follow (xt_write_recseq_begin(),
+  ///    then READ_ONCE(table->private)).
+  bool judgeStoreThenLoad(const FunctionTrace &T, const Event &E, unsigned Block,
+                          unsigned Index, const BarrierSide &Before,
+                          const BarrierSide &After) {
+    if (Before.NearestUnknown || Before.Nearest.empty())
+      return false;
+    bool Bump = true;
+    for (const BarrierAccess &A : Before.Nearest) {
+      if (!(A.Bits & AccStore))
+        return false;
+      Bump &= A.E->Kind == EventKind::CounterInc || A.E->Increment;
+    }
+    if (!Bump && ((After.Kinds & AccStore) || After.UnknownLock))
+      return false;
+    FirstLoads First = firstMarkedLoadsAfter(T, Block, Index);
+    if (First.Blocked || First.Loads.empty())
+      return false;
+    for (const BarrierAccess &L : First.Loads) {
+      AccessIdentity Id = accessIdentity(T, *L.E);
+      for (const BarrierAccess &S : Before.Nearest)
+        if (!Id.valid() || Id.same(accessIdentity(T, *S.E)))
+          return false;
+    }
+    // A publication followed by the barrier: barrier-misplaced reports it.
+    if (misplacedWriteBarrier(T, E, Block, Index))
+      return false;
+    BarrierSide B1, A1;
+    B1.Nearest = B1.All = {Before.Nearest.front()};
+    A1.Nearest = A1.All = {First.Loads.front()};
+    report(T, E, B1, A1, OrdSL);
+    return true;
   }
 
   static const BarrierAccess &pick(const BarrierSide &S, unsigned Bits) {

@@ -369,6 +369,29 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
   return R;
 }
 
+FirstLoads firstMarkedLoadsAfter(const FunctionTrace &T, unsigned Block,
+                                 unsigned Index) {
+  FirstLoads R;
+  walk(
+      T, Block, Index, /*Forward=*/true,
+      [&](const Step &S, bool) {
+        if (S.K != StepKind::Access && S.K != StepKind::AccessThenStop) {
+          R.Blocked = true; // a lock, an unknown call, a barrier first
+          return false;
+        }
+        if (S.A.Bits != AccLoad) {
+          R.Blocked = true; // a store first: the barrier may be for it
+          return false;
+        }
+        if (!S.A.Marked)
+          return true; // a plain load (a loop bound): look further
+        addUnique(R.Loads, S.A);
+        return false;
+      },
+      [&](bool) {}, /*NoBackEdges=*/true);
+  return R;
+}
+
 std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
                                                     const Event &Barrier,
                                                     unsigned Block,

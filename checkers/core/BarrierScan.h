@@ -71,6 +71,17 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
                             bool NoBackEdges = false,
                             bool ThroughUnlock = false);
 
+/// The first marked load (READ_ONCE, acquire, atomic read, a read begin)
+/// after the barrier on each path, looking past plain loads. Blocked when
+/// some path meets a store, an unknown call, a lock or a barrier first;
+/// paths that reach the exit with none add nothing.
+struct FirstLoads {
+  std::vector<BarrierAccess> Loads;
+  bool Blocked = false;
+};
+FirstLoads firstMarkedLoadsAfter(const FunctionTrace &T, unsigned Block,
+                                 unsigned Index);
+
 /// What memory an access touches, to tell two accesses apart.
 struct AccessIdentity {
   const clang::ValueDecl *Field = nullptr;
