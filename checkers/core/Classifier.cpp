@@ -245,6 +245,10 @@ private:
   void classifyAtomic(const AtomicExpr *AE, BlockEvents &B);
   void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
+  bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
+  bool isConstant(const Expr *E) const;
+  bool bracketsStores(int Key) const;
+  bool storesBetween(int Key, const VarDecl *V) const;
   void emitLocalUpdate(const VarDecl *V, const Stmt *At, bool Accumulates,
                        BlockEvents &B);
 
@@ -680,6 +684,11 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   return false;
 }
 
+bool FunctionClassifier::isConstant(const Expr *E) const {
+  Expr::EvalResult R;
+  return E && !E->isValueDependent() && E->EvaluateAsInt(R, Ctx);
+}
+
 void FunctionClassifier::emitLocalUpdate(const VarDecl *V, const Stmt *At,
                                          bool Accumulates, BlockEvents &B) {
   Event Ev;
@@ -692,6 +701,60 @@ void FunctionClassifier::emitLocalUpdate(const VarDecl *V, const Stmt *At,
   HasLocalUpdate = true;
   if (Accumulates)
     Accumulated.insert(V);
+}
+
+/// A load of Key into V is a sequence begin: an acquire, or masked with ~1.
+bool FunctionClassifier::beginIsSequenceLoad(int Key, const VarDecl *V) const {
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &Ev : BE.Events)
+      if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
+          Ev.Use == ValueUse::Assigned &&
+          (Ev.Masked || Ev.Ord == Order::Acquire || Ev.Ord == Order::AcqRel))
+        return true;
+  return false;
+}
+
+/// In reverse post-order between the load of Key into V and the load of
+/// Key compared with V, a store or RMW of a global or of the object that
+/// holds Key (the caller's out-parameters are a reader's copy).
+bool FunctionClassifier::storesBetween(int Key, const VarDecl *V) const {
+  bool In = false;
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V) {
+        if (Ev.Use == ValueUse::Assigned)
+          In = true;
+        else if (Ev.Use == ValueUse::Compared)
+          return false;
+      } else if (In && (Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
+                 Ev.Key != Key && Ev.Key >= 0) {
+        const LocationKey &K = T.Keys[Ev.Key];
+        if (K.Storage == LocationKey::Global ||
+            (K.Base && K.Base == T.Keys[Key].Base))
+          return true;
+      }
+    }
+  return false;
+}
+
+/// Some path runs increment of Key, a store to other non-local data, and
+/// another increment of Key, in that order (by reverse post-order).
+bool FunctionClassifier::bracketsStores(int Key) const {
+  std::vector<const CFGBlock *> Order = reversePostOrder(*T.Cfg);
+  enum { BeforeFirst, AfterInc, AfterStore } Phase = BeforeFirst;
+  for (const CFGBlock *B : Order)
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
+      if (Write && Ev.Key == Key && Ev.Increment) {
+        if (Phase == AfterStore)
+          return true;
+        Phase = AfterInc;
+      } else if (Write && Phase == AfterInc && Ev.Key != Key &&
+                 (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal())) {
+        Phase = AfterStore;
+      }
+    }
+  return false;
 }
 
 void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
@@ -934,7 +997,8 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
             Ev.Loc = reportLoc(BO);
             Ev.Var = V;
             B.Events.push_back(Ev);
-          } else {
+          } else if (!(BO->isCompoundAssignmentOp() && isConstant(BO->getRHS()))) {
+            // tries += 1 counts attempts, not data: no accumulation.
             emitLocalUpdate(V, BO,
                             BO->isCompoundAssignmentOp() || refersTo(BO->getRHS(), V),
                             B);
@@ -947,7 +1011,7 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     if (T.Keys[K].isLocal()) {
       // A part of a local aggregate (tmp.rx += v, sums[i] += v): only an
       // accumulation matters; a partial store does not renew the whole.
-      if (BO->isCompoundAssignmentOp() && T.Keys[K].Base)
+      if (BO->isCompoundAssignmentOp() && T.Keys[K].Base && !isConstant(BO->getRHS()))
         emitLocalUpdate(T.Keys[K].Base, BO, /*Accumulates=*/true, B);
       return;
     }
@@ -972,14 +1036,9 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     int K = keyOf(U->getSubExpr(), false);
     if (K < 0)
       return;
-    if (T.Keys[K].isLocal()) {
-      const VarDecl *V = T.Keys[K].Base;
-      const auto *DR = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts());
-      bool PointerStep = DR && DR->getType()->isPointerType(); // p++
-      if (V && !PointerStep)
-        emitLocalUpdate(V, U, /*Accumulates=*/true, B);
-      return;
-    }
+    if (T.Keys[K].isLocal())
+      return; // tries++, i++: counts attempts or steps, not data
+
     Event Ev;
     Ev.Kind = EventKind::RMW;
     Ev.S = U;
@@ -1220,10 +1279,19 @@ void FunctionClassifier::run(const Stmt *Body) {
         continue;
       // A change count (PostgreSQL's st_changecount) is a seqcount when its
       // low bit is tested.
-      StringRef Leaf = T.Keys[Ev.Key].leafName();
-      if (!isSeqcountLikeName(Leaf) &&
-          !(isCounterLikeName(Leaf) &&
-            (T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key))))
+      // Whatever its name, a location read this way is a sequence when the
+      // reader treats it as one: the begin value's low bit is tested or
+      // masked, or the begin load is an acquire. A name may stand in for
+      // that evidence (the function-wide check below still applies).
+      std::string Leaf = T.Keys[Ev.Key].leafName();
+      bool OddChecked = T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key);
+      // A name-free reader must also not write shared memory between the
+      // begin and the recheck: a ring consumer that acquires the tail,
+      // releases its head and re-reads the tail for more work is not a
+      // read section.
+      bool ByName = isSeqcountLikeName(Leaf) || (isCounterLikeName(Leaf) && OddChecked);
+      if (!ByName && ((!OddChecked && !beginIsSequenceLoad(Ev.Key, Ev.Var)) ||
+                      storesBetween(Ev.Key, Ev.Var)))
         continue;
       auto &Vars = T.OpenReaders[Ev.Key];
       if (!is_contained(Vars, Ev.Var))
@@ -1274,10 +1342,15 @@ void FunctionClassifier::run(const Stmt *Body) {
   // A writer: a seqcount-like location incremented at two or more sites,
   // with ONCE/atomic accesses to it or barriers in the function.
   DenseMap<int, unsigned> Incs;
-  bool AnyBarrier = false;
+  bool AnyBarrier = false, AnyWriteOrdering = false;
   DenseSet<int> Marked;
   for (BlockEvents &BE : T.Blocks)
     for (Event &Ev : BE.Events) {
+      if ((Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS)) ||
+          ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
+           (Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel ||
+            Ev.Ord == Order::SeqCst)))
+        AnyWriteOrdering = true;
       if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Increment &&
           Ev.Key >= 0)
         ++Incs[Ev.Key];
@@ -1291,9 +1364,14 @@ void FunctionClassifier::run(const Stmt *Body) {
   for (auto &[Key, N] : Incs) {
     if (N < 2 || T.Counters.count(Key))
       continue;
-    StringRef Leaf = T.Keys[Key].leafName();
+    std::string Leaf = T.Keys[Key].leafName();
     bool OddTested = T.OddCheckedKeys.count(Key);
-    if (!isSeqcountLikeName(Leaf) && !(isCounterLikeName(Leaf) && OddTested))
+    // Whatever its name: two increments of a marked location that bracket
+    // stores to other shared data, in a function with a write barrier or
+    // a release (the article's WRITE_ONCE(sc, sc + 1) ... release(&sc)).
+    bool Protocol = Marked.count(Key) && AnyWriteOrdering && bracketsStores(Key);
+    if (!isSeqcountLikeName(Leaf) && !(isCounterLikeName(Leaf) && OddTested) &&
+        !Protocol)
       continue;
     // Evidence it is a seqcount and not a statistic: barriers or marked
     // accesses, or the writer asserting the count is even again.

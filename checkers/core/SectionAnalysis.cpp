@@ -414,7 +414,11 @@ private:
         if (Report && C.RNeedBarrier && C.RBegin)
           Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
         C.RNeedBarrier = false;
-        if (!C.RUnordered) {
+        // An acquire load is ordered before the recheck by itself; it does
+        // not order the loads before it.
+        bool Acquire = E.Ord == Order::Acquire || E.Ord == Order::AcqRel ||
+                       E.Ord == Order::SeqCst;
+        if (!C.RUnordered && !Acquire) {
           C.RUnordered = true;
           C.RLoad = &E;
         }

@@ -66,18 +66,18 @@ u64 ring_total(struct ring_stats *rings, int n)
 	return total;
 }
 
-/* The plain seqcount API, a counter incremented in the section. */
-int vtime_count(struct vtime *vt, int *out)
+/* The plain seqcount API, a sum of data in the section. */
+int vtime_sum(struct vtime *vt, u64 *out)
 {
 	unsigned int seq;
-	int hits = 0;
+	u64 sum = 0, d;
 
 	do {
 		seq = read_seqcount_begin(&vt->seqcount); // expected-note {{the read section begins here}}
-		if (vt->delta)
-			hits++; // expected-warning {{accumulation into 'hits'}}
+		d = vt->delta;
+		sum += d; // expected-warning {{accumulation into 'sum'}}
 	} while (read_seqcount_retry(&vt->seqcount, seq));
-	*out = hits;
+	*out = sum;
 	return 0;
 }
 
@@ -146,6 +146,22 @@ int ring_try_sum(struct ring_stats *rs, u64 *sum)
 		return -1;
 	*sum = t;
 	return 0;
+}
+
+/* A count of attempts is meant to survive the retry. */
+int ring_read_bounded(struct ring_stats *rs, u64 *out)
+{
+	unsigned int start;
+	int tries = 0;
+
+	do {
+		if (++tries > 3)
+			return -1;
+		start = u64_stats_fetch_begin(&rs->syncp);
+		*out = rs->packets;
+		tries += 1;
+	} while (u64_stats_fetch_retry(&rs->syncp, start));
+	return tries;
 }
 
 /* Two read loops accumulate into per-ring locals, then into the total. */
