@@ -29,7 +29,10 @@ import sys
 
 MARK = re.compile(r"/\*\s*EXPECT:\s*seqlint-([a-z0-9-]+)\s*\*/")
 FLAGS = re.compile(r"^//\s*FLAGS:\s*(.*)$", re.M)
-DIAG = re.compile(r"^(.*?):(\d+):(\d+): (warning|error): (.*?)(?: \[seqlint-([a-z0-9-]+)\])?$")
+# clang 22 files the plugin's findings under -Wuser-defined-warnings and
+# appends the group's name after seqlint's own tag.
+DIAG = re.compile(r"^(.*?):(\d+):(\d+): (warning|error): (.*?)"
+                  r"(?: \[seqlint-([a-z0-9-]+)\])?(?: \[-W[a-z0-9-]+(?:,[^\]]*)?\])?$")
 CASE = re.compile(r"^(?P<prefix>[a-z0-9]+)-(?P<kind>bug|ok)-\d+.*\.c$")
 
 
