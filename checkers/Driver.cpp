@@ -113,6 +113,7 @@ const char *kindName(EventKind K) {
   case EventKind::Return: return "return";
   case EventKind::LocalDef: return "local-def";
   case EventKind::LocalUpdate: return "local-update";
+  case EventKind::Exclude: return "exclude";
   }
   return "?";
 }

@@ -36,6 +36,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
 #include <optional>
 
 using namespace clang;
@@ -128,15 +132,185 @@ struct WriteSite {
   LockKind Needs = LockKind::Unknown; // Assoc: the lock type
   std::string TypeName;          // seqcount_spinlock_t
   bool GlobalCounter = false;    // one object program-wide
+  bool Stats = false;            // u64_stats_sync: only the context rule
+  bool PerCpu = false;           // a DEFINE_PER_CPU object: likewise
+  std::string Object;            // Stats: the containing type and path
+  unsigned char Level = ExclNone; // what the function keeps out at the write
   GSet Held;                     // held at the write in its function
 };
 
 struct CallSite {
   const FunctionDecl *Callee = nullptr;
   GSet Held;
+  unsigned char Level = ExclNone; // what the caller keeps out at the call
 };
 
-enum class EntryKind { Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork };
+/// `struct port::stats.syncp` for `p->stats.syncp` (p a struct port *): the
+/// counter's place, independent of the variable that reaches it.
+std::string objectPath(const LocationKey &K) {
+  std::string Text = K.Text;
+  size_t Cut = Text.find_first_of("-.[");
+  if (!K.Base || Cut == std::string::npos)
+    return Text;
+  QualType Ty = K.Base->getType();
+  if (Ty->isPointerType())
+    Ty = Ty->getPointeeType();
+  return Ty.getUnqualifiedType().getAsString() + "::" + Text.substr(Cut);
+}
+
+/// The global variable whose address every assignment to the local pointer
+/// P takes (p = this_cpu_ptr(&pcnt_seq), p = &g), or null.
+const VarDecl *addressedGlobal(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_AddrOf)
+    if (const auto *DR = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasGlobalStorage())
+        return V;
+  const VarDecl *Found = nullptr;
+  for (const Stmt *C : S->children())
+    if (const VarDecl *V = addressedGlobal(C)) {
+      if (Found && Found != V)
+        return nullptr;
+      Found = V;
+    }
+  return Found;
+}
+
+const VarDecl *pointedGlobal(const FunctionTrace &T, const VarDecl *P) {
+  const VarDecl *Found = nullptr;
+  bool Bad = false;
+  auto Note = [&](const Expr *Init) {
+    const VarDecl *G = addressedGlobal(Init);
+    if (!G || (Found && Found != G))
+      Bad = true;
+    else
+      Found = G;
+  };
+  if (P->getInit())
+    Note(P->getInit());
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *P;
+    std::function<void(const Expr *)> Note;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() == BO_Assign)
+        if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+          if (DR->getDecl() == P)
+            Note(BO->getRHS());
+      return true;
+    }
+  } F;
+  F.P = P;
+  F.Note = Note;
+  F.TraverseStmt(const_cast<Stmt *>(T.FD->getBody()));
+  return Bad ? nullptr : Found;
+}
+
+/// What each event of T keeps out of the CPU (ExcludeLevel), on every path
+/// reaching it: preempt_disable()/local_bh_disable()/local_irq_save(), the
+/// _bh/_irq lock forms and u64_stats_update_begin_irqsave() raise it, their
+/// partners lower it. For a write begin, the level inside the section.
+DenseMap<const Event *, unsigned char> exclusionLevels(const FunctionTrace &T) {
+  using Depths = std::array<int, 4>;
+  const CFG &G = *T.Cfg;
+  std::vector<std::optional<Depths>> In(G.getNumBlockIDs());
+  In[G.getEntry().getBlockID()] = Depths{};
+  auto Apply = [](const Event &E, Depths &D) {
+    if (!E.Excludes || E.Excludes > ExclIrq)
+      return;
+    int &X = D[E.Excludes];
+    X = E.ExcludeEnds ? std::max(0, X - 1) : X + 1;
+  };
+  auto Level = [](const Depths &D) -> unsigned char {
+    for (unsigned char L = ExclIrq; L > ExclNone; --L)
+      if (D[L] > 0)
+        return L;
+    return ExclNone;
+  };
+  std::vector<const CFGBlock *> Order = reversePostOrder(G);
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    bool Changed = false;
+    for (const CFGBlock *B : Order) {
+      if (!In[B->getBlockID()])
+        continue;
+      Depths D = *In[B->getBlockID()];
+      for (const Event &E : T.Blocks[B->getBlockID()].Events)
+        Apply(E, D);
+      for (const CFGBlock *S : B->succs()) {
+        if (!S)
+          continue;
+        auto &SI = In[S->getBlockID()];
+        if (!SI) {
+          SI = D;
+          Changed = true;
+          continue;
+        }
+        for (unsigned L = 1; L < 4; ++L)
+          if (D[L] < (*SI)[L]) {
+            (*SI)[L] = D[L]; // must: the least on any path
+            Changed = true;
+          }
+      }
+    }
+    if (!Changed)
+      break;
+  }
+  DenseMap<const Event *, unsigned char> Out;
+  for (const CFGBlock *B : Order) {
+    if (!In[B->getBlockID()])
+      continue;
+    Depths D = *In[B->getBlockID()];
+    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+      bool After = E.Kind == EventKind::WriteBegin;
+      if (After)
+        Apply(E, D);
+      if (E.Kind == EventKind::WriteBegin || E.Kind == EventKind::CounterInc ||
+          E.Kind == EventKind::Call || E.Kind == EventKind::Barrier)
+        Out[&E] = Level(D);
+      if (!After)
+        Apply(E, D);
+    }
+  }
+  return Out;
+}
+
+enum class EntryKind {
+  Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork,
+  Napi, Xmit, Hook, RxHandler
+};
+
+/// What running in an entry's context keeps out of the CPU: a softirq is not
+/// interrupted by another softirq, a hard interrupt handler by nothing.
+unsigned char contextLevel(EntryKind K) {
+  switch (K) {
+  case EntryKind::Irq:
+  case EntryKind::IrqWork:
+    return ExclIrq;
+  case EntryKind::Timer:
+  case EntryKind::HRTimer:
+  case EntryKind::Tasklet:
+  case EntryKind::Napi:
+  case EntryKind::Xmit:
+  case EntryKind::Hook:
+  case EntryKind::RxHandler:
+    return ExclBH;
+  case EntryKind::Work:
+  case EntryKind::IrqThread:
+  case EntryKind::KThread:
+  case EntryKind::Thread:
+    return ExclNone;
+  }
+  return ExclNone;
+}
+
+const char *levelName(unsigned char L) {
+  switch (L) {
+  case ExclPreempt: return "only preemption disabled";
+  case ExclBH: return "bottom halves disabled";
+  case ExclIrq: return "interrupts disabled";
+  default: return "nothing disabled";
+  }
+}
 
 const char *entryKindName(EntryKind K) {
   switch (K) {
@@ -149,6 +323,10 @@ const char *entryKindName(EntryKind K) {
   case EntryKind::Thread: return "a thread";
   case EntryKind::Tasklet: return "a tasklet";
   case EntryKind::IrqWork: return "an irq_work callback";
+  case EntryKind::Napi: return "a NAPI poll function (softirq)";
+  case EntryKind::Xmit: return "an ndo_start_xmit method (bottom halves disabled)";
+  case EntryKind::Hook: return "a netfilter hook (softirq)";
+  case EntryKind::RxHandler: return "an rx handler (softirq)";
   }
   return "an entry point";
 }
@@ -201,6 +379,12 @@ std::optional<EntryKind> memberEntryKind(const FieldDecl *F) {
     return EntryKind::Tasklet;
   if (RN == "irq_work" && FN == "func")
     return EntryKind::IrqWork;
+  if (RN == "net_device_ops" && FN == "ndo_start_xmit")
+    return EntryKind::Xmit;
+  if (RN == "nf_hook_ops" && FN == "hook")
+    return EntryKind::Hook;
+  if (RN == "napi_struct" && FN == "poll")
+    return EntryKind::Napi;
   return std::nullopt;
 }
 
@@ -269,6 +453,10 @@ public:
       K = EntryKind::Tasklet;
     else if (N == "init_irq_work")
       K = EntryKind::IrqWork;
+    else if (N.starts_with("netif_napi_add") || N == "netif_threaded_napi_add")
+      K = EntryKind::Napi;
+    else if (N == "netdev_rx_handler_register")
+      K = EntryKind::RxHandler;
     if (!K)
       return true;
     unsigned G = NextGroup++;
@@ -395,10 +583,12 @@ public:
     // in reverse order of their IDs).
     const SourceManager &SM = Check::Ctx->Ctx->getSourceManager();
     MapVector<int, const Event *> FirstWrite;
+    std::optional<DenseMap<const Event *, unsigned char>> Levels;
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         bool Write = false;
-        if (E.Kind == EventKind::WriteBegin && !selfLockingApi(E.ApiName))
+        if (E.Kind == EventKind::WriteBegin &&
+            (!selfLockingApi(E.ApiName) || E.ApiName.starts_with("u64_stats")))
           Write = true;
         // write_seqcount_invalidate, raw_write_seqcount_latch: one-shot steps.
         if (E.Kind == EventKind::Barrier && E.Counter && E.Api)
@@ -420,10 +610,23 @@ public:
         W.Counter = K.displayName();
         W.CounterLeaf = K.leafName();
         W.Decl = K.Field ? K.Field : K.Base;
+        // *p where p = this_cpu_ptr(&pcnt_seq): the per-CPU object itself.
+        if (!K.Field && K.Base && K.ViaPointer && K.Storage == LocationKey::Local)
+          if (const VarDecl *G = pointedGlobal(T, K.Base)) {
+            W.Decl = G;
+            if (const auto *SA = G->getAttr<SectionAttr>())
+              W.PerCpu = SA->getName().contains("percpu");
+          }
         W.GlobalCounter = !K.ViaPointer && K.Storage == LocationKey::Global;
         classifyCounter(K, W);
-        if (W.Class == CounterClass::None || !W.Decl)
+        W.Stats = E.ApiName.starts_with("u64_stats");
+        if (W.Stats)
+          W.Object = objectPath(K);
+        if ((W.Class == CounterClass::None && !W.Stats) || !W.Decl)
           continue;
+        if (!Levels)
+          Levels = exclusionLevels(T);
+        W.Level = Levels->lookup(&E);
         const LockSet *Held = Locks().before(E);
         if (!Held)
           continue; // unreachable
@@ -441,7 +644,10 @@ public:
           const LockSet *Held = Locks().before(E);
           if (!Held)
             continue;
-          Calls.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held)});
+          if (!Levels)
+            Levels = exclusionLevels(T);
+          Calls.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held),
+                           Levels->lookup(&E)});
         }
   }
 
@@ -494,11 +700,16 @@ public:
     // 3. Per entry, the locks held on entry to every function it reaches
     //    (intersection over the call sites: must-hold).
     DenseMap<const FunctionDecl *, DenseMap<const FunctionDecl *, GSet>> HeldIn; // entry -> fn -> set
+    // entry -> fn -> what is kept out of the CPU on entry to fn (the least
+    // over its call sites)
+    DenseMap<const FunctionDecl *, DenseMap<const FunctionDecl *, unsigned char>> LevelIn;
     for (auto &[EF, E] : Entries) {
       if (!ToWriter.count(EF))
         continue;
       auto &H = HeldIn[EF];
+      auto &LI = LevelIn[EF];
       H[EF] = GSet();
+      LI[EF] = contextLevel(E.Kind);
       SmallVector<const FunctionDecl *, 16> WL{EF};
       unsigned Budget = 10000;
       while (!WL.empty() && Budget--) {
@@ -509,12 +720,21 @@ public:
             continue;
           GSet Cand = Here;
           unite(Cand, CS.Held);
+          unsigned char CandLevel = std::max(LI.lookup(F), CS.Level);
           auto It = H.find(CS.Callee);
           if (It == H.end()) {
             H[CS.Callee] = Cand;
+            LI[CS.Callee] = CandLevel;
             WL.push_back(CS.Callee);
-          } else if (meet(It->second, Cand)) {
-            WL.push_back(CS.Callee);
+          } else {
+            bool Changed = meet(It->second, Cand);
+            unsigned char &Cur = LI[CS.Callee];
+            if (CandLevel < Cur) {
+              Cur = CandLevel;
+              Changed = true;
+            }
+            if (Changed)
+              WL.push_back(CS.Callee);
           }
         }
       }
@@ -525,8 +745,13 @@ public:
       const Entry *E;
       const WriteSite *W;
       GSet L;
+      unsigned char Level; // what is kept out of the CPU at the write
     };
-    MapVector<const ValueDecl *, SmallVector<Ctx1, 4>> ByCounter;
+    // Shared counters by declaration; per-CPU ones by the object they sit
+    // in (rx_stats::syncp inside struct port is not the one inside struct
+    // cfg).
+    MapVector<std::string, SmallVector<Ctx1, 4>, std::map<std::string, unsigned>>
+        ByCounter;
     for (const WriteSite &W : Sites)
       for (auto &[EF, E] : Entries) {
         auto HI = HeldIn.find(EF);
@@ -537,13 +762,37 @@ public:
           continue;
         GSet L = It->second;
         unite(L, W.Held);
-        ByCounter[W.Decl].push_back({&E, &W, std::move(L)});
+        unsigned char Level =
+            std::max({LevelIn[EF].lookup(W.FD), W.Level, contextLevel(E.Kind)});
+        std::string Id = W.Object.empty()
+                             ? "decl:" + std::to_string(reinterpret_cast<uintptr_t>(W.Decl))
+                             : "object:" + W.Object;
+        ByCounter[Id].push_back({&E, &W, std::move(L), Level});
       }
     DenseSet<const WriteSite *> Reported;
     for (auto &[Counter, Cs] : ByCounter) {
       for (const Ctx1 &A : Cs) {
         if (Reported.count(A.W))
           continue;
+        // Per-CPU data (u64_stats_sync, a DEFINE_PER_CPU seqcount) has one
+        // writer per CPU by design, so writers race only on the same CPU:
+        // one that another writer's context can interrupt (a softirq writer
+        // against one with bottom halves enabled, a hard interrupt handler
+        // against one with interrupts enabled). Shared counters need a
+        // common lock (below), which covers this too.
+        if (A.W->Stats || A.W->PerCpu) {
+          const Ctx1 *Intr = nullptr;
+          for (const Ctx1 &B : Cs)
+            if (A.E != B.E && !sharesGroup(*A.E, *B.E) &&
+                A.Level < contextLevel(B.E->Kind) && !commonLock(A.L, B.L) &&
+                (!Intr || contextLevel(B.E->Kind) > contextLevel(Intr->E->Kind)))
+              Intr = &B;
+          if (Intr) {
+            reportInterrupted(*A.E, *A.W, A.Level, *Intr->E, *Intr->W);
+            Reported.insert(A.W);
+          }
+          continue;
+        }
         if (A.W->Class == CounterClass::Assoc) {
           if (checkAssoc(A.E, A.W, A.L, SM))
             Reported.insert(A.W);
@@ -575,12 +824,14 @@ private:
     if (!T)
       return Out;
     LockSets LS = computeLocks(*T);
+    DenseMap<const Event *, unsigned char> Levels = exclusionLevels(*T);
     for (const BlockEvents &BE : T->Blocks)
       for (const Event &E : BE.Events)
         if (E.Kind == EventKind::Call && E.Callee && E.Callee->getDefinition() &&
             Rel.count(E.Callee->getDefinition()))
           if (const LockSet *Held = LS.before(E))
-            Out.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held)});
+            Out.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held),
+                           Levels.lookup(&E)});
     return Out;
   }
 
@@ -699,6 +950,31 @@ private:
                                      A->Text + "' here"});
     emit(F);
     return true;
+  }
+
+  void reportInterrupted(const Entry &EA, const WriteSite &WA, unsigned char Level,
+                         const Entry &EB, const WriteSite &WB) {
+    std::string NA = EA.FD->getName().str(), NB = EB.FD->getName().str();
+    unsigned char Need = contextLevel(EB.Kind);
+    std::string Msg =
+        "write section of '" + WA.Counter + "' runs with " + levelName(Level) +
+        " when reached from '" + NA + "', but '" + NB + "' also writes it from " +
+        (Need == ExclIrq ? "a hard interrupt" : "softirq context") +
+        " and can interrupt this section on the same CPU: the count goes even "
+        "mid-section (or readers spin) and the data tears; " +
+        (Need == ExclIrq
+             ? "disable interrupts around it (local_irq_save(), "
+               "u64_stats_update_begin_irqsave(), spin_lock_irqsave())"
+             : "disable bottom halves around it (local_bh_disable(), "
+               "spin_lock_bh(), or u64_stats_update_begin_irqsave())");
+    Finding F = make(WA.Loc, Msg);
+    F.Notes.push_back({EA.Loc, "'" + NA + "' runs as " + entryKindName(EA.Kind) +
+                                   ", registered here"});
+    F.Notes.push_back({EB.Loc, "'" + NB + "' runs as " + entryKindName(EB.Kind) +
+                                   ", registered here"});
+    if (&WA != &WB)
+      F.Notes.push_back({WB.Loc, "its write section of '" + WB.Counter + "' is here"});
+    emit(F);
   }
 
   void reportPair(const Entry &EA, const WriteSite &WA, const GSet &LA, const Entry &EB,

@@ -317,6 +317,72 @@ ApiModel::ApiModel() {
                       "seqlint_seqcount_init", "seqlint_seqlock_init",
                       "seqlint_latch_init", "seqlint_spin_init", "seqlint_latch_index"})
     add(N, role(Role::Pure, Family::Runtime));
+
+  // --- Linux: what each call keeps out of the CPU ---------------------------
+  for (StringRef N : {"get_cpu", "put_cpu", "get_cpu_ptr", "put_cpu_ptr",
+                      "get_cpu_var", "put_cpu_var", "disable_irq", "disable_irq_nosync",
+                      "disable_irq_lockdep", "enable_irq", "enable_irq_lockdep",
+                      "disable_irq_nosync_lockdep", "disable_irq_nosync_lockdep_irqsave",
+                      "enable_irq_lockdep_irqrestore"})
+    add(N, role(Role::Pure));
+  struct Excl {
+    const char *Name;
+    unsigned char Level;
+    bool Ends;
+  };
+  static const Excl Exclusions[] = {
+      {"preempt_disable", ExclPreempt, false}, {"preempt_enable", ExclPreempt, true},
+      {"preempt_disable_notrace", ExclPreempt, false},
+      {"preempt_enable_notrace", ExclPreempt, true},
+      {"migrate_disable", ExclPreempt, false}, {"migrate_enable", ExclPreempt, true},
+      {"get_cpu", ExclPreempt, false}, {"put_cpu", ExclPreempt, true},
+      {"get_cpu_ptr", ExclPreempt, false}, {"put_cpu_ptr", ExclPreempt, true},
+      {"get_cpu_var", ExclPreempt, false}, {"put_cpu_var", ExclPreempt, true},
+      {"local_bh_disable", ExclBH, false}, {"local_bh_enable", ExclBH, true},
+      {"rcu_read_lock_bh", ExclBH, false}, {"rcu_read_unlock_bh", ExclBH, true},
+      {"local_irq_save", ExclIrq, false}, {"local_irq_restore", ExclIrq, true},
+      {"local_irq_disable", ExclIrq, false}, {"local_irq_enable", ExclIrq, true},
+      {"raw_local_irq_save", ExclIrq, false}, {"raw_local_irq_restore", ExclIrq, true},
+      // disable_irq(n) keeps one line's handler out, on every CPU: taken as
+      // keeping out the handlers of the file (the driver's own lines).
+      {"disable_irq", ExclIrq, false}, {"disable_irq_nosync", ExclIrq, false},
+      {"disable_irq_lockdep", ExclIrq, false}, {"enable_irq", ExclIrq, true},
+      {"enable_irq_lockdep", ExclIrq, true},
+      {"disable_irq_nosync_lockdep", ExclIrq, false},
+      {"disable_irq_nosync_lockdep_irqsave", ExclIrq, false},
+      {"enable_irq_lockdep_irqrestore", ExclIrq, true},
+  };
+  for (const Excl &X : Exclusions) {
+    Entries[X.Name].Excludes = X.Level;
+    Entries[X.Name].ExcludeEnds = X.Ends;
+  }
+  // Spinning locks disable preemption; their _bh and _irq forms more. The
+  // writer sides of seqlocks and u64_stats take the same forms.
+  for (auto &KV : Entries) {
+    ApiEntry &E = KV.getValue();
+    StringRef N = KV.getKey();
+    bool Lockish = E.R == Role::Lock || E.R == Role::Unlock ||
+                   ((E.R == Role::WriteBegin || E.R == Role::WriteEnd) &&
+                    (N.starts_with("write_seq") || N.starts_with("u64_stats")));
+    if (!Lockish || E.F != Family::Linux)
+      continue;
+    bool Spinning = N.contains("spin") || N.starts_with("read_lock") ||
+                    N.starts_with("write_lock") || N.starts_with("read_unlock") ||
+                    N.starts_with("write_unlock") || N.starts_with("write_seqlock") ||
+                    N.starts_with("write_sequnlock") || N.starts_with("read_seqlock_excl") ||
+                    N.starts_with("read_sequnlock_excl");
+    unsigned char L = ExclNone;
+    if (N.ends_with("_irq") || N.ends_with("_irqsave") || N.ends_with("_irqrestore"))
+      L = ExclIrq;
+    else if (N.ends_with("_bh"))
+      L = ExclBH;
+    else if (Spinning)
+      L = ExclPreempt;
+    if (L == ExclNone)
+      continue;
+    E.Excludes = L;
+    E.ExcludeEnds = E.R == Role::Unlock || E.R == Role::WriteEnd;
+  }
 }
 
 /// Kernel atomics follow a naming scheme: classify by pattern rather than

@@ -56,6 +56,16 @@ enum class Order : unsigned char {
 /// Which API family an entry comes from; used for fix-it spelling and docs.
 enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc, Postgres };
 
+/// What a call keeps out of the current CPU from here on (or, with
+/// ExcludeEnds, stops keeping out): preemption, softirqs (bottom halves),
+/// hard interrupts. Each level implies the ones below it.
+enum ExcludeLevel : unsigned char {
+  ExclNone = 0,
+  ExclPreempt = 1, // preempt_disable(), get_cpu(), spin_lock()
+  ExclBH = 2,      // local_bh_disable(), spin_lock_bh(), softirq context
+  ExclIrq = 3,     // local_irq_save(), spin_lock_irqsave(), hardirq context
+};
+
 struct ApiEntry {
   Role R;
   Family F = Family::Linux;
@@ -66,6 +76,8 @@ struct ApiEntry {
   bool ArgIsPointer = true; // arg is a pointer to the object (else an lvalue)
   bool RetryHasBarrier = true; // ReadRetry: issues a read barrier itself
   bool MayBeOdd = false;       // ReadBegin: returns odd counts (no wait, no mask)
+  unsigned char Excludes = ExclNone; // Pure/Lock/Unlock/WriteBegin/End: see ExcludeLevel
+  bool ExcludeEnds = false;          // ... and this call ends it (enable, unlock)
 };
 
 class ApiModel {

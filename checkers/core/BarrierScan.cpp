@@ -138,6 +138,7 @@ Step classify(const Event &E, bool Forward) {
   case EventKind::Return:
   case EventKind::LocalDef:
   case EventKind::LocalUpdate:
+  case EventKind::Exclude:
     return S;
   }
   return S;

@@ -786,6 +786,8 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
   Ev.Api = &E;
   Ev.ApiName = Name;
   Ev.Ord = E.Ord;
+  Ev.Excludes = E.Excludes;
+  Ev.ExcludeEnds = E.ExcludeEnds;
   switch (E.R) {
   case Role::ReadBegin:
   case Role::ReadBeginOrLock:
@@ -873,7 +875,10 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
     Ev.SideEffect = true;
     break;
   case Role::Pure:
-    return;
+    if (!E.Excludes)
+      return;
+    Ev.Kind = EventKind::Exclude;
+    break;
   }
   B.Events.push_back(Ev);
 }

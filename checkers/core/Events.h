@@ -72,6 +72,7 @@ enum class EventKind : unsigned char {
   LocalDef,    // a local variable is (re)assigned (Var): keys through it change
   LocalUpdate, // a local non-pointer variable (or a part of it) is written
                // (Var); Accumulates: its previous value flows in (+=, ++)
+  Exclude,     // local_bh_disable(), preempt_enable() ...: Excludes, ExcludeEnds
 };
 
 /// How an expression's value is used by its context.
@@ -106,6 +107,8 @@ struct Event {
   bool Counter = false;             // access to a location used as a counter
   bool OpenCoded = false;           // a counter access written by hand
   bool Accumulates = false;         // LocalUpdate: the old value flows in
+  unsigned char Excludes = 0;       // Exclude/Lock/Unlock/WriteBegin/End: ExcludeLevel
+  bool ExcludeEnds = false;         // ... ended here (enable, unlock, end)
 };
 
 struct BlockEvents {

@@ -504,6 +504,7 @@ private:
     case EventKind::WriteStep:
     case EventKind::Return:
     case EventKind::LocalDef:
+    case EventKind::Exclude:
       break;
     }
   }
