@@ -19,6 +19,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace clang;
 
@@ -49,10 +50,43 @@ class BarrierWrongKindCheck : public Check {
 public:
   BarrierWrongKindCheck() : Check("barrier-wrong-kind") {}
 
+  /// From the section analysis: a barrier that sits where a write section
+  /// needs store->store order (after the odd increment, before the even
+  /// one) or a read section load->load order (after the begin, before the
+  /// recheck), and does not provide it.
+  void sectionBarrierWrongKind(const FunctionTrace &T, int Counter, const Event &E,
+                               unsigned Needed, const Event &Access) override {
+    if (!isJudgedBarrier(E) || !InSection.insert(&E).second)
+      return;
+    bool Write = Needed == OrdSS;
+    bool C11 =
+        E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
+    StringRef Use = Write ? (C11 ? "atomic_thread_fence(memory_order_release)" : "smp_wmb")
+                          : (C11 ? "atomic_thread_fence(memory_order_acquire)" : "smp_rmb");
+    bool Call = !Use.starts_with("atomic_thread_fence");
+    std::string Msg =
+        barrierSpelling(E) + " inside the " + (Write ? "write" : "read") +
+        " section of '" + name(T, Counter) + "' does not order " +
+        (Write ? "stores: the data stores can become visible outside the odd "
+                 "count that guards them"
+               : "loads: the count can be read on the wrong side of the data "
+                 "loads and validate a torn read") +
+        "; use " + Use.str() + (Call ? "()" : "");
+    Finding F = make(E.Loc, Msg);
+    F.Notes.push_back({Access.Loc, std::string("the ") + (Write ? "store" : "load") +
+                                       " it must order is here"});
+    if (Call)
+      if (auto Fix = renameBarrier(E, Use))
+        F.FixIts.push_back(*Fix);
+    emit(F);
+  }
+
   void functionDone(const FunctionTrace &T, Classifier &) override {
     forEachJudgedBarrier(T, [&](const Event &E, unsigned B, unsigned I) {
-      judge(T, E, B, I);
+      if (!InSection.count(&E))
+        judge(T, E, B, I);
     });
+    InSection.clear();
   }
 
 private:
@@ -239,6 +273,8 @@ private:
       return "the load of " + N;
     return "the store to " + N;
   }
+
+  llvm::DenseSet<const Event *> InSection;
 
   static std::string barrierSpelling(const Event &E) {
     if (!E.ApiName.empty())

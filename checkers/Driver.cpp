@@ -50,6 +50,9 @@ public:
           (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
   FORWARD(writeBeginSomePaths,
           (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
+  FORWARD(sectionBarrierWrongKind,
+          (const FunctionTrace &T, int K, const Event &A, unsigned N, const Event &B),
+          (T, K, A, N, B))
   FORWARD(readRetrySomePaths,
           (const FunctionTrace &T, int K, const Event &A, const Event &B), (T, K, A, B))
   FORWARD(writeBeginWhileOpen,

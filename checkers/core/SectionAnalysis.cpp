@@ -36,6 +36,9 @@ struct CounterState {
   bool RNeedBarrier = false;   // begin load not ordered before data loads
   bool RUnordered = false;     // data load since the last rmb
   const Event *WBegin = nullptr, *WStore = nullptr;
+  // A barrier of the wrong kind placed where the write (read) side needed
+  // its ordering: the finding goes to the barrier, not to the access.
+  const Event *WBad = nullptr, *RBad = nullptr;
   // The begin of a section that is open on some path reaching here (null
   // when no path has one open).
   const Event *WOpenBegin = nullptr;
@@ -56,6 +59,7 @@ struct CounterState {
            WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
            RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
            WOpenBegin == O.WOpenBegin && RBegin == O.RBegin && RLoad == O.RLoad &&
+           WBad == O.WBad && RBad == O.RBad &&
            RAccum == O.RAccum &&
            RCarried == O.RCarried;
   }
@@ -126,6 +130,8 @@ void joinInto(State &Into, const State &From, bool FromBranch) {
     A.WNested = A.WNested || B.WNested;
     A.WBegin = pick(A.WBegin, B.WBegin);
     A.WOpenBegin = pick(A.WOpenBegin, B.WOpenBegin);
+    A.WBad = pick(A.WBad, B.WBad);
+    A.RBad = pick(A.RBad, B.RBad);
     A.WStore = A.WUnordered ? pick(A.WStore, B.WStore) : nullptr;
     A.RBegin = pick(A.RBegin, B.RBegin);
     A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
@@ -309,6 +315,7 @@ private:
         C->WOpenBegin = &E;
         C->WNeedBarrier = false;
         C->WUnordered = false;
+        C->WBad = nullptr;
         C->WOpenArrived = false;
         C->R = Tri::Closed; // a reader that takes the writer side is exclusive
       }
@@ -336,6 +343,7 @@ private:
         C->W = Tri::Closed;
         C->WOpenBegin = nullptr;
         C->WNeedBarrier = C->WUnordered = false;
+        C->WBad = nullptr;
       }
       break;
     case EventKind::CounterInc:
@@ -349,17 +357,24 @@ private:
           C->WNeedBarrier = !(E.Ord == Order::SeqCst && E.Kind == EventKind::CounterInc &&
                               E.Api);
           C->WUnordered = false;
+          C->WBad = nullptr;
         } else if (C->W == Tri::Open) {
           bool Releases = E.Ord == Order::Release || E.Ord == Order::AcqRel ||
                           E.Ord == Order::SeqCst;
-          if (Report && !Releases && C->WUnordered && C->WStore)
-            Obs.writeEndUnordered(T, E.Key, E, *C->WStore);
+          if (Report && !Releases && C->WUnordered && C->WStore) {
+            if (C->WBad)
+              Obs.sectionBarrierWrongKind(T, E.Key, *C->WBad, OrdSS, *C->WStore);
+            else
+              Obs.writeEndUnordered(T, E.Key, E, *C->WStore);
+          }
           C->W = Tri::Closed;
           C->WOpenBegin = nullptr;
           C->WNeedBarrier = C->WUnordered = false;
+        C->WBad = nullptr;
           C->WStore = nullptr;
         } else {
           C->WNeedBarrier = C->WUnordered = false;
+        C->WBad = nullptr;
         }
       }
       break;
@@ -369,11 +384,17 @@ private:
           C.WNeedBarrier = false;
           C.WUnordered = false;
           C.WStore = nullptr;
+          C.WBad = nullptr;
+        } else if (E.Bits && C.W == Tri::Open && (C.WNeedBarrier || C.WUnordered)) {
+          C.WBad = &E; // smp_rmb() or an acquire fence in a write section
         }
         if (E.Bits & OrdLL) {
           C.RNeedBarrier = false;
           C.RUnordered = false;
           C.RLoad = nullptr;
+          C.RBad = nullptr;
+        } else if (E.Bits && C.R == Tri::Open && (C.RNeedBarrier || C.RUnordered)) {
+          C.RBad = &E; // smp_wmb() or a release fence in a read section
         }
       }
       break;
@@ -389,8 +410,12 @@ private:
           // not order what follows it.
           bool Release = E.Ord == Order::Release || E.Ord == Order::SeqCst ||
                          (E.Kind == EventKind::RMW && E.Ord == Order::AcqRel);
-          if (Report && C.WNeedBarrier && C.WBegin && !Release)
-            Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
+          if (Report && C.WNeedBarrier && C.WBegin && !Release) {
+            if (C.WBad)
+              Obs.sectionBarrierWrongKind(T, Counters[I], *C.WBad, OrdSS, E);
+            else
+              Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
+          }
           C.WUnordered = true;
           C.WStore = &E;
         }
@@ -411,8 +436,12 @@ private:
         CounterState &C = S.C[I];
         if (C.R != Tri::Open)
           continue;
-        if (Report && C.RNeedBarrier && C.RBegin)
-          Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
+        if (Report && C.RNeedBarrier && C.RBegin) {
+          if (C.RBad)
+            Obs.sectionBarrierWrongKind(T, Counters[I], *C.RBad, OrdLL, E);
+          else
+            Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
+        }
         C.RNeedBarrier = false;
         // An acquire load is ordered before the recheck by itself; it does
         // not order the loads before it.
@@ -437,6 +466,7 @@ private:
                           E.Ord != Order::SeqCst;
         C->RUnordered = false;
         C->RLoad = nullptr;
+        C->RBad = nullptr;
       }
       break;
     case EventKind::ReadBeginOrLock:
@@ -444,13 +474,18 @@ private:
         C->R = Tri::Maybe;
         C->RBegin = &E;
         C->RNeedBarrier = C->RUnordered = false;
+        C->RBad = nullptr;
       }
       break;
     case EventKind::ReadRetry:
       if (CounterState *C = ForCounter(E.Key)) {
         if (!E.RetryHasBarrier && Report && C->R == Tri::Open && C->RUnordered &&
-            C->RLoad)
-          Obs.readRetryUnordered(T, E.Key, E, *C->RLoad);
+            C->RLoad) {
+          if (C->RBad)
+            Obs.sectionBarrierWrongKind(T, E.Key, *C->RBad, OrdLL, *C->RLoad);
+          else
+            Obs.readRetryUnordered(T, E.Key, E, *C->RLoad);
+        }
         // Open on some paths only, and the retry runs whichever way the
         // begin's condition went.
         if (Report && C->R == Tri::Maybe && C->RBegin &&
@@ -462,6 +497,7 @@ private:
         C->RAccum.clear();
         C->R = Tri::Closed;
         C->RNeedBarrier = C->RUnordered = false;
+        C->RBad = nullptr;
         C->RLoad = nullptr;
       }
       break;

@@ -60,6 +60,13 @@ public:
   /// __read_seqcount_retry) with a data load since the last read barrier.
   virtual void readRetryUnordered(const FunctionTrace &T, int Counter,
                                   const Event &Retry, const Event &Load) {}
+  /// A barrier inside a section that does not provide the ordering the
+  /// section needs there (Needed: OrdSS on the write side, OrdLL on the read
+  /// side); Access is the store or load left unordered. Reported instead of
+  /// the missing-barrier finding at the access.
+  virtual void sectionBarrierWrongKind(const FunctionTrace &T, int Counter,
+                                       const Event &Barrier, unsigned Needed,
+                                       const Event &Access) {}
   /// A side effect inside a definitely open read section.
   virtual void readSideEffect(const FunctionTrace &T, int Counter,
                               const Event &Begin, const Event &Effect) {}
