@@ -468,6 +468,12 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   std::vector<const FunctionDecl *> Functions;
   FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
   std::optional<ReachableFunctions> Reachable;
+  // Two passes: classify every function, so that the counters any of them
+  // uses are known, then classify again those that touch such a location
+  // without treating it as a counter (a writer or reader of a counter that
+  // another function of the TU corroborates).
+  std::vector<std::pair<const FunctionDecl *, std::unique_ptr<FunctionTrace>>> Traces;
+  std::vector<const FunctionDecl *> Skipped;
   for (const FunctionDecl *FD : Functions) {
     if (!shouldAnalyse(FD, SM, Model))
       continue;
@@ -479,11 +485,27 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!worthAnalysing(FD, Macros, Scope))
+    if (!worthAnalysing(FD, Macros, Scope)) {
+      Skipped.push_back(FD);
       continue;
+    }
     std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
     if (!T)
       continue;
+    Cl.noteCounters(*T);
+    Traces.emplace_back(FD, std::move(T));
+  }
+  // A function with nothing seqlint knows may still write or read a
+  // counter that another function corroborates (plain increments, no
+  // barrier: the bug itself).
+  for (const FunctionDecl *FD : Skipped)
+    if (Cl.referencesKnownCounter(FD))
+      if (std::unique_ptr<FunctionTrace> T = Cl.classify(FD))
+        Traces.emplace_back(FD, std::move(T));
+  for (auto &[FD, T] : Traces) {
+    if (Cl.mayRecognizeMore(*T))
+      if (std::unique_ptr<FunctionTrace> Again = Cl.classify(FD))
+        T = std::move(Again);
     if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       dumpTrace(*T, SM, *Opts.DumpEvents);
     runSectionAnalysis(*T, Cl, Mux);

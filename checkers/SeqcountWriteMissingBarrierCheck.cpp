@@ -9,6 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/MapVector.h"
+
 #include "llvm/ADT/DenseSet.h"
 
 namespace seqlint {
@@ -20,8 +23,19 @@ public:
 
   void writeStoreBeforeBarrier(const FunctionTrace &T, int Counter, const Event &Inc,
                                const Event &Store) override {
-    if (!Reported.insert(&Inc).second)
-      return; // the first unordered store of a section is enough
+    // The first unordered store of a section, in source order, is enough
+    // (the report pass may reach a loop's exit before its body).
+    if (Reported.count(&Inc))
+      return; // flushed already
+    auto [It, New] = FirstStore.insert({&Inc, {Counter, &Store}});
+    if (!New && Ctx->Ctx->getSourceManager().isBeforeInTranslationUnit(
+                    Store.Loc, It->second.second->Loc))
+      It->second = {Counter, &Store};
+  }
+
+  void reportStore(const FunctionTrace &T, int Counter, const Event &Inc,
+                   const Event &Store) {
+    Reported.insert(&Inc);
     std::string C = name(T, Counter);
     std::string B = writeBarrierSpelling();
     Finding F = make(Store.Loc,
@@ -37,8 +51,15 @@ public:
     emit(F);
   }
 
+  void flushStores(const FunctionTrace &T) {
+    for (auto &[Inc, CS] : FirstStore)
+      reportStore(T, CS.first, *Inc, *CS.second);
+    FirstStore.clear();
+  }
+
   void writeEndUnordered(const FunctionTrace &T, int Counter, const Event &End,
                          const Event &Store) override {
+    flushStores(T); // keep the findings in source order
     std::string C = name(T, Counter);
     std::string B = writeBarrierSpelling();
     Finding F = make(End.Loc, "closing increment of seqcount '" + C +
@@ -53,12 +74,14 @@ public:
     emit(F);
   }
 
-  void functionDone(const FunctionTrace &, Classifier &) override {
-    Reported.clear(); // events die with their function's trace
+  void functionDone(const FunctionTrace &T, Classifier &) override {
+    flushStores(T); // events die with their function's trace
+    Reported.clear();
   }
 
 private:
   llvm::DenseSet<const Event *> Reported;
+  llvm::MapVector<const Event *, std::pair<int, const Event *>> FirstStore;
 };
 
 } // namespace

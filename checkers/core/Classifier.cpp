@@ -248,6 +248,7 @@ private:
   bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
   bool isConstant(const Expr *E) const;
   bool bracketsStores(int Key) const;
+  bool opensWithRelease(int Key) const;
   bool storesBetween(int Key, const VarDecl *V) const;
   void emitLocalUpdate(const VarDecl *V, const Stmt *At, bool Accumulates,
                        BlockEvents &B);
@@ -268,6 +269,8 @@ private:
   const ApiModel &Model;
   ParentMap *PM = nullptr;
   DenseMap<const Stmt *, unsigned> Elements; // element -> block id
+  DenseSet<int> CorroboratedReaders; // readers of a location the TU knows
+  DenseMap<const VarDecl *, int> CopyOf; // local -> the location it copied
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
   bool HasLocalUpdate = false;
   DenseMap<const MacroInstance *, const Stmt *> Roots;
@@ -675,11 +678,29 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
   if (!BO || BO->getOpcode() != BO_Add)
     return false;
+  // The count itself, or a local that holds its value (w = hdr->w; ...
+  // store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)).
+  // The same location reached through &p->w and through p->w gets two
+  // keys that name one place.
+  auto Same = [&](int K) {
+    return K == Key ||
+           (K >= 0 && T.Keys[K].displayName() == T.Keys[Key].displayName());
+  };
+  auto IsCount = [&](const Expr *X) {
+    if (Same(loadedKey(X)))
+      return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        auto It = CopyOf.find(V);
+        return It != CopyOf.end() && Same(It->second);
+      }
+    return false;
+  };
   for (int Step : {1, 2}) {
     if (isIntLiteral(BO->getRHS(), Ctx, Step))
-      return loadedKey(BO->getLHS()) == Key;
+      return IsCount(BO->getLHS());
     if (isIntLiteral(BO->getLHS(), Ctx, Step))
-      return loadedKey(BO->getRHS()) == Key;
+      return IsCount(BO->getRHS());
   }
   return false;
 }
@@ -737,6 +758,18 @@ bool FunctionClassifier::storesBetween(int Key, const VarDecl *V) const {
   return false;
 }
 
+/// The first increment of Key (in reverse post-order) is a release: it
+/// publishes what came before it, as a ring producer's index store does; a
+/// seqcount writer's opening increment orders nothing before it.
+bool FunctionClassifier::opensWithRelease(int Key) const {
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events)
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Key == Key &&
+          Ev.Increment)
+        return Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel;
+  return false;
+}
+
 /// Some path runs increment of Key, a store to other non-local data, and
 /// another increment of Key, in that order (by reverse post-order).
 bool FunctionClassifier::bracketsStores(int Key) const {
@@ -760,6 +793,12 @@ bool FunctionClassifier::bracketsStores(int Key) const {
 void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
   if (!V || !Init || !V->hasLocalStorage())
     return;
+  // w = hdr->w: w holds a copy of the count (for isIncrementOf).
+  int Copy = loadedKey(Init);
+  if (Copy >= 0 && !T.Keys[Copy].isLocal())
+    CopyOf[V] = Copy;
+  else
+    CopyOf.erase(V);
   const Expr *X = Init->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(X))
     if (BO->getOpcode() == BO_And) {
@@ -1099,7 +1138,7 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
         return;
       }
       if (Name == "__c11_atomic_thread_fence" || Name == "__atomic_thread_fence" ||
-          Name == "atomic_thread_fence") {
+          Name == "atomic_thread_fence" || Name == "rte_atomic_thread_fence") {
         Event Ev;
         Ev.Kind = EventKind::Barrier;
         Ev.S = CE;
@@ -1295,9 +1334,13 @@ void FunctionClassifier::run(const Stmt *Body) {
       // releases its head and re-reads the tail for more work is not a
       // read section.
       bool ByName = isSeqcountLikeName(Leaf) || (isCounterLikeName(Leaf) && OddChecked);
-      if (!ByName && ((!OddChecked && !beginIsSequenceLoad(Ev.Key, Ev.Var)) ||
-                      storesBetween(Ev.Key, Ev.Var)))
+      bool Known = C.isKnownCounter(T.Keys[Ev.Key]);
+      if (!ByName &&
+          ((!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var)) ||
+           storesBetween(Ev.Key, Ev.Var)))
         continue;
+      if (Known)
+        CorroboratedReaders.insert(Ev.Key);
       auto &Vars = T.OpenReaders[Ev.Key];
       if (!is_contained(Vars, Ev.Var))
         Vars.push_back(Ev.Var);
@@ -1314,7 +1357,7 @@ void FunctionClassifier::run(const Stmt *Body) {
         OrdersLoads = true;
   // A mask or test of the low bit is seqcount-specific too.
   for (auto &[Key, Vars] : T.OpenReaders) {
-    if (T.OddCheckedKeys.count(Key))
+    if (T.OddCheckedKeys.count(Key) || CorroboratedReaders.count(Key))
       OrdersLoads = true;
     for (const VarDecl *V : Vars)
       if (T.OddCheckedVars.count(V))
@@ -1371,16 +1414,21 @@ void FunctionClassifier::run(const Stmt *Body) {
       continue;
     std::string Leaf = T.Keys[Key].leafName();
     bool OddTested = T.OddCheckedKeys.count(Key);
-    // Whatever its name: two increments of a marked location that bracket
-    // stores to other shared data, in a function with a write barrier or
-    // a release (the article's WRITE_ONCE(sc, sc + 1) ... release(&sc)).
-    bool Protocol = Marked.count(Key) && AnyWriteOrdering && bracketsStores(Key);
+    // Whatever its name: two increments of a marked (or odd-tested)
+    // location that bracket stores to other shared data, in a function with
+    // a write barrier or a release (the article's WRITE_ONCE(sc, sc + 1)
+    // ... release(&sc); KVM's steal time: if (st->v & 1) ... st->v += 1).
+    bool Protocol = (Marked.count(Key) || OddTested) && AnyWriteOrdering &&
+                    bracketsStores(Key) && !opensWithRelease(Key);
+    // A location another function of the TU uses as a counter needs only
+    // the bracketing: this writer may be the one that forgot its barrier.
+    bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
     if (!isSeqcountLikeName(Leaf) && !(isCounterLikeName(Leaf) && OddTested) &&
-        !Protocol)
+        !Protocol && !Known)
       continue;
     // Evidence it is a seqcount and not a statistic: barriers or marked
     // accesses, or the writer asserting the count is even again.
-    if (!AnyBarrier && !Marked.count(Key) && !OddTested)
+    if (!AnyBarrier && !Marked.count(Key) && !OddTested && !Known)
       continue;
     T.Counters.insert(Key);
     for (BlockEvents &BE : T.Blocks)
@@ -1395,6 +1443,54 @@ void FunctionClassifier::run(const Stmt *Body) {
 }
 
 } // namespace
+
+static const ValueDecl *counterIdentity(const LocationKey &K) {
+  if (K.Field)
+    return K.Field;
+  if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
+    return K.Base;
+  return nullptr;
+}
+
+void Classifier::noteCounters(const FunctionTrace &T) {
+  for (int K : T.Counters)
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      KnownCounters.insert(D);
+}
+
+bool Classifier::isKnownCounter(const LocationKey &K) const {
+  const ValueDecl *D = counterIdentity(K);
+  return D && KnownCounters.count(D);
+}
+
+bool Classifier::mayRecognizeMore(const FunctionTrace &T) const {
+  if (KnownCounters.empty())
+    return false;
+  for (unsigned I = 0; I != T.Keys.size(); ++I)
+    if (!T.Counters.count(I) && isKnownCounter(T.Keys[I]))
+      return true;
+  return false;
+}
+
+bool Classifier::referencesKnownCounter(const FunctionDecl *FD) const {
+  if (KnownCounters.empty() || !FD || !FD->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const DenseSet<const ValueDecl *> *Known;
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= Known->count(ME->getMemberDecl()) != 0;
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      Found |= Known->count(DR->getDecl()) != 0;
+      return !Found;
+    }
+  } F;
+  F.Known = &KnownCounters;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
 
 FunctionTrace::FunctionTrace() = default;
 FunctionTrace::~FunctionTrace() = default;

@@ -85,7 +85,21 @@ public:
   const ApiModel &model() const { return Model; }
   clang::ASTContext &context() { return Ctx; }
 
+  /// Corroboration across the functions of the TU: the fields (or global
+  /// variables) that some function uses as a seqcount counter, by API or by
+  /// protocol. Another function's open-coded writer or reader of the same
+  /// location needs no evidence of its own (the writer that forgot its
+  /// barrier, the reader that forgot its smp_rmb()).
+  void noteCounters(const FunctionTrace &T);
+  bool isKnownCounter(const LocationKey &K) const;
+  /// T has a location that the TU knows as a counter and T does not treat
+  /// as one: classifying it again may recognize more.
+  bool mayRecognizeMore(const FunctionTrace &T) const;
+  /// FD's body names a field or global that the TU knows as a counter.
+  bool referencesKnownCounter(const clang::FunctionDecl *FD) const;
+
 private:
+  llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
   clang::ASTContext &Ctx;
   const MacroIndex &Index;
   const ApiModel &Model;
