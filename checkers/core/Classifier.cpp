@@ -271,6 +271,7 @@ private:
   DenseMap<const Stmt *, unsigned> Elements; // element -> block id
   DenseSet<int> CorroboratedReaders; // readers of a location the TU knows
   DenseMap<const VarDecl *, int> CopyOf; // local -> the location it copied
+  std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
   bool HasLocalUpdate = false;
   DenseMap<const MacroInstance *, const Stmt *> Roots;
@@ -740,7 +741,7 @@ bool FunctionClassifier::beginIsSequenceLoad(int Key, const VarDecl *V) const {
 /// holds Key (the caller's out-parameters are a reader's copy).
 bool FunctionClassifier::storesBetween(int Key, const VarDecl *V) const {
   bool In = false;
-  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+  for (const CFGBlock *B : Rpo)
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
       if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V) {
         if (Ev.Use == ValueUse::Assigned)
@@ -762,7 +763,7 @@ bool FunctionClassifier::storesBetween(int Key, const VarDecl *V) const {
 /// publishes what came before it, as a ring producer's index store does; a
 /// seqcount writer's opening increment orders nothing before it.
 bool FunctionClassifier::opensWithRelease(int Key) const {
-  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+  for (const CFGBlock *B : Rpo)
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events)
       if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Key == Key &&
           Ev.Increment)
@@ -773,9 +774,8 @@ bool FunctionClassifier::opensWithRelease(int Key) const {
 /// Some path runs increment of Key, a store to other non-local data, and
 /// another increment of Key, in that order (by reverse post-order).
 bool FunctionClassifier::bracketsStores(int Key) const {
-  std::vector<const CFGBlock *> Order = reversePostOrder(*T.Cfg);
   enum { BeforeFirst, AfterInc, AfterStore } Phase = BeforeFirst;
-  for (const CFGBlock *B : Order)
+  for (const CFGBlock *B : Rpo)
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
       bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
       if (Write && Ev.Key == Key && Ev.Increment) {
@@ -1280,7 +1280,8 @@ void FunctionClassifier::run(const Stmt *Body) {
       if (auto CS = E.getAs<CFGStmt>())
         Elements[CS->getStmt()] = B->getBlockID();
   T.Blocks.resize(G.getNumBlockIDs());
-  std::vector<const CFGBlock *> Order = reversePostOrder(G);
+  Rpo = reversePostOrder(G);
+  const std::vector<const CFGBlock *> &Order = Rpo;
   for (const CFGBlock *B : Order) {
     BlockEvents &BE = T.Blocks[B->getBlockID()];
     for (const CFGElement &E : *B) {
