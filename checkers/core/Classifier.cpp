@@ -681,19 +681,13 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
     return false;
   // The count itself, or a local that holds its value (w = hdr->w; ...
   // store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)).
-  // The same location reached through &p->w and through p->w gets two
-  // keys that name one place.
-  auto Same = [&](int K) {
-    return K == Key ||
-           (K >= 0 && T.Keys[K].displayName() == T.Keys[Key].displayName());
-  };
   auto IsCount = [&](const Expr *X) {
-    if (Same(loadedKey(X)))
+    if (loadedKey(X) == Key)
       return true;
     if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
         auto It = CopyOf.find(V);
-        return It != CopyOf.end() && Same(It->second);
+        return It != CopyOf.end() && It->second == Key;
       }
     return false;
   };
