@@ -59,8 +59,7 @@ public:
     if (!isJudgedBarrier(E) || !InSection.insert(&E).second)
       return;
     bool Write = Needed == OrdSS;
-    bool C11 =
-        E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
+    bool C11 = spelledAsFence(E);
     StringRef Use = Write ? (C11 ? "atomic_thread_fence(memory_order_release)" : "smp_wmb")
                           : (C11 ? "atomic_thread_fence(memory_order_acquire)" : "smp_rmb");
     bool Call = !Use.starts_with("atomic_thread_fence");
@@ -172,8 +171,7 @@ private:
         pick(After, Need & (OrdSL | OrdLL) ? AccLoad : AccStore);
     std::string Msg;
     StringRef Use;
-    bool C11 =
-        E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
+    bool C11 = spelledAsFence(E);
     if (Need & OrdSL) {
       Msg = Barrier + " does not order " + describe(T, BA) +
             " before it against " + describe(T, AA) +
@@ -275,6 +273,12 @@ private:
   }
 
   llvm::DenseSet<const Event *> InSection;
+
+  /// A C11/GNU fence (or a fence call with no API name): fixes are spelled
+  /// as atomic_thread_fence(), not as kernel barriers.
+  static bool spelledAsFence(const Event &E) {
+    return E.ApiName.empty() || E.Api->F == Family::C11 || E.Api->F == Family::GNU;
+  }
 
   static std::string barrierSpelling(const Event &E) {
     if (!E.ApiName.empty())
