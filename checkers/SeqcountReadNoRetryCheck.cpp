@@ -92,14 +92,8 @@ private:
       return;
     // Inside a loop the next iteration may be the retry.
     for (const Stmt *P = T.PM->getParent(If); P; P = T.PM->getParent(P))
-      if (const auto *Do = dyn_cast<DoStmt>(P)) {
-        Expr::EvalResult R;
-        if (!(Do->getCond()->EvaluateAsInt(R, *Check::Ctx->Ctx) &&
-              R.Val.getInt() == 0))
-          return;
-      } else if (isa<ForStmt, WhileStmt>(P)) {
+      if (isLoop(P))
         return;
-      }
     if (leavesOrJumps(If->getThen()) || !onlyLogsOrCounts(If->getThen()))
       return; // it redoes the read under the lock, or discards the result
     Finding F = make(E.Loc, "result of " + spelling(E) + " on '" + name(T, E.Key) +

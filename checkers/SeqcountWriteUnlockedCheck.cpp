@@ -404,10 +404,8 @@ public:
     return loop([&] { return Base::TraverseWhileStmt(S); });
   }
   bool TraverseDoStmt(DoStmt *S) {
-    // do { } while (0) from macros is not a loop.
-    if (const auto *IL = dyn_cast<IntegerLiteral>(S->getCond()->IgnoreParenImpCasts()))
-      if (IL->getValue() == 0)
-        return Base::TraverseDoStmt(S);
+    if (!isLoop(S)) // do { } while (0) from a macro
+      return Base::TraverseDoStmt(S);
     return loop([&] { return Base::TraverseDoStmt(S); });
   }
 

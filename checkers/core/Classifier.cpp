@@ -1487,6 +1487,16 @@ bool Classifier::referencesKnownCounter(const FunctionDecl *FD) const {
   return F.Found;
 }
 
+bool isLoop(const Stmt *S) {
+  if (isa_and_nonnull<ForStmt, WhileStmt>(S))
+    return true;
+  const auto *Do = dyn_cast_or_null<DoStmt>(S);
+  if (!Do)
+    return false;
+  const auto *IL = dyn_cast<IntegerLiteral>(Do->getCond()->IgnoreParenImpCasts());
+  return !IL || IL->getValue() != 0;
+}
+
 FunctionTrace::FunctionTrace() = default;
 FunctionTrace::~FunctionTrace() = default;
 

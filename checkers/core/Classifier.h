@@ -117,6 +117,10 @@ bool isCounterLikeName(llvm::StringRef Name);
 /// Name of the callee of a call, looking through _Generic selection.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Call);
 
+/// A for, while or do loop; `do { ... } while (0)`, a macro's statement
+/// wrapper, is not one.
+bool isLoop(const clang::Stmt *S);
+
 } // namespace seqlint
 
 #endif

@@ -4,7 +4,6 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
-#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
@@ -361,20 +360,17 @@ private:
         } else if (C->W == Tri::Open) {
           bool Releases = E.Ord == Order::Release || E.Ord == Order::AcqRel ||
                           E.Ord == Order::SeqCst;
-          if (Report && !Releases && C->WUnordered && C->WStore) {
-            if (C->WBad)
-              Obs.sectionBarrierWrongKind(T, E.Key, *C->WBad, OrdSS, *C->WStore);
-            else
-              Obs.writeEndUnordered(T, E.Key, E, *C->WStore);
-          }
+          if (Report && !Releases && C->WUnordered && C->WStore)
+            unordered(C->WBad, E.Key, OrdSS, *C->WStore,
+                      [&] { Obs.writeEndUnordered(T, E.Key, E, *C->WStore); });
           C->W = Tri::Closed;
           C->WOpenBegin = nullptr;
           C->WNeedBarrier = C->WUnordered = false;
-        C->WBad = nullptr;
+          C->WBad = nullptr;
           C->WStore = nullptr;
         } else {
           C->WNeedBarrier = C->WUnordered = false;
-        C->WBad = nullptr;
+          C->WBad = nullptr;
         }
       }
       break;
@@ -410,12 +406,10 @@ private:
           // not order what follows it.
           bool Release = E.Ord == Order::Release || E.Ord == Order::SeqCst ||
                          (E.Kind == EventKind::RMW && E.Ord == Order::AcqRel);
-          if (Report && C.WNeedBarrier && C.WBegin && !Release) {
-            if (C.WBad)
-              Obs.sectionBarrierWrongKind(T, Counters[I], *C.WBad, OrdSS, E);
-            else
+          if (Report && C.WNeedBarrier && C.WBegin && !Release)
+            unordered(C.WBad, Counters[I], OrdSS, E, [&] {
               Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
-          }
+            });
           C.WUnordered = true;
           C.WStore = &E;
         }
@@ -436,12 +430,10 @@ private:
         CounterState &C = S.C[I];
         if (C.R != Tri::Open)
           continue;
-        if (Report && C.RNeedBarrier && C.RBegin) {
-          if (C.RBad)
-            Obs.sectionBarrierWrongKind(T, Counters[I], *C.RBad, OrdLL, E);
-          else
+        if (Report && C.RNeedBarrier && C.RBegin)
+          unordered(C.RBad, Counters[I], OrdLL, E, [&] {
             Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
-        }
+          });
         C.RNeedBarrier = false;
         // An acquire load is ordered before the recheck by itself; it does
         // not order the loads before it.
@@ -480,12 +472,9 @@ private:
     case EventKind::ReadRetry:
       if (CounterState *C = ForCounter(E.Key)) {
         if (!E.RetryHasBarrier && Report && C->R == Tri::Open && C->RUnordered &&
-            C->RLoad) {
-          if (C->RBad)
-            Obs.sectionBarrierWrongKind(T, E.Key, *C->RBad, OrdLL, *C->RLoad);
-          else
-            Obs.readRetryUnordered(T, E.Key, E, *C->RLoad);
-        }
+            C->RLoad)
+          unordered(C->RBad, E.Key, OrdLL, *C->RLoad,
+                    [&] { Obs.readRetryUnordered(T, E.Key, E, *C->RLoad); });
         // Open on some paths only, and the retry runs whichever way the
         // begin's condition went.
         if (Report && C->R == Tri::Maybe && C->RBegin &&
@@ -543,6 +532,18 @@ private:
     case EventKind::Exclude:
       break;
     }
+  }
+
+  /// An access the section needed ordered and is not: reported at Bad, the
+  /// barrier of the wrong kind in between, if there is one; else as a
+  /// missing barrier (Missing).
+  template <typename Fn>
+  void unordered(const Event *Bad, int Counter, unsigned Needed, const Event &Access,
+                 Fn Missing) {
+    if (Bad)
+      Obs.sectionBarrierWrongKind(T, Counter, *Bad, Needed, Access);
+    else
+      Missing();
   }
 
   /// A write to Target, an accumulation if Accumulates (+=, ++), else a
@@ -631,15 +632,7 @@ private:
     if (!T.PM || !B.S)
       return false;
     for (const Stmt *P = T.PM->getParent(B.S); P; P = T.PM->getParent(P)) {
-      if (const auto *Do = dyn_cast<DoStmt>(P)) {
-        // do { ... } while (0) is a macro's statement wrapper, not a loop.
-        Expr::EvalResult R;
-        if (Do->getCond() &&
-            Do->getCond()->EvaluateAsInt(R, Cl.context()) && R.Val.getInt() == 0)
-          continue;
-        return true;
-      }
-      if (isa<ForStmt, WhileStmt>(P))
+      if (isLoop(P))
         return true;
       if (isa<IfStmt, SwitchStmt, ConditionalOperator, BinaryConditionalOperator>(P))
         return false;
