@@ -114,6 +114,7 @@ public:
                 "read it with " +
                 relaxedLoad(*F, N));
         Fd.Notes.push_back({Begin->Loc, "the read section begins here"});
+        viaNote(Fd, *Begin);
         emit(Fd);
         return;
       }

@@ -71,9 +71,10 @@ public:
                : "loads: the count can be read on the wrong side of the data "
                  "loads and validate a torn read") +
         "; use " + Use.str() + (Call ? "()" : "");
-    Finding F = make(E.Loc, Msg);
+    Finding F = make(E, Msg);
     F.Notes.push_back({Access.Loc, std::string("the ") + (Write ? "store" : "load") +
                                        " it must order is here"});
+    viaNote(F, Access);
     if (Call)
       if (auto Fix = renameBarrier(E, Use))
         F.FixIts.push_back(*Fix);
@@ -153,7 +154,7 @@ private:
          ", not by an atomic read-modify-write (atomic_inc(), "
          "set_bit(), ...): it only orders such an operation and is a "
          "no-op on x86; use smp_mb() to order this access");
-    Finding F = make(E.Loc, Msg);
+    Finding F = make(E, Msg);
     F.Notes.push_back({A.E->Loc, std::string("the ") +
                                      (BeforeAtomic ? "next" : "previous") +
                                      " access is " + What + " here"});
@@ -199,7 +200,7 @@ private:
     }
     bool Call = !Use.starts_with("atomic_thread_fence");
     Msg += "; use " + Use.str() + (Call ? "()" : "");
-    Finding F = make(E.Loc, Msg);
+    Finding F = make(E, Msg);
     F.Notes.push_back(
         {BA.E->Loc, "the access before the barrier is " + describe(T, BA)});
     F.Notes.push_back(

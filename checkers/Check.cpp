@@ -21,6 +21,21 @@ Finding Check::make(SourceLocation Loc, std::string Message) const {
   return F;
 }
 
+Finding Check::make(const Event &E, std::string Message) const {
+  Finding F = make(E.Loc, std::move(Message));
+  viaNote(F, E);
+  return F;
+}
+
+void Check::viaNote(Finding &F, const Event &E) {
+  if (!E.Via || E.InnerLoc.isInvalid())
+    return;
+  std::string What = spellingInside(E);
+  F.Notes.push_back({E.InnerLoc, "inside '" + E.Via->getNameAsString() + "'" +
+                                     (What.empty() ? "" : ": " + What) +
+                                     " (called at the place above)"});
+}
+
 std::string Check::writeBarrierSpelling() const {
   const MacroIndex &M = *Ctx->Macros;
   if (M.isDefined("smp_wmb"))
@@ -54,6 +69,12 @@ std::string Check::name(const FunctionTrace &T, int Key) {
 }
 
 std::string Check::spelling(const Event &E) {
+  if (E.Via)
+    return E.Via->getNameAsString() + "()";
+  return spellingInside(E);
+}
+
+std::string Check::spellingInside(const Event &E) {
   if (!E.ApiName.empty())
     return (E.ApiName + "()").str();
   return "";

@@ -61,6 +61,11 @@ public:
 protected:
   /// Starts a finding of this check at Loc.
   Finding make(clang::SourceLocation Loc, std::string Message) const;
+  /// Starts a finding at E: its own place, or the call of the helper E was
+  /// seen through, with a note at the place inside the helper.
+  Finding make(const Event &E, std::string Message) const;
+  /// After a note at E: where E is inside the helper it was seen through.
+  static void viaNote(Finding &F, const Event &E);
   void emit(Finding F) const { Ctx->Sink->report(F); }
 
   /// Spelling of the write/read barrier the user's code base has.
@@ -79,6 +84,8 @@ protected:
   static std::string name(const FunctionTrace &T, int Key);
   /// How the API or access of E is spelled (for messages).
   static std::string spelling(const Event &E);
+  /// The API of E itself, also when E was seen through a helper.
+  static std::string spellingInside(const Event &E);
 
   CheckContext *Ctx = nullptr;
 

@@ -458,6 +458,12 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     CC.MessagePassing = &Mp.emplace();
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
+  // Helpers are seen through at their calls when they are user code with
+  // something seqlint knows (or a call to such a helper).
+  Cl.setHelperFilter([&](const FunctionDecl *FD) {
+    return shouldAnalyse(FD, SM, Model) &&
+           (worthAnalysing(FD, Macros, CheckScope::MarkedAccesses) || Cl.callsHelper(FD));
+  });
   Multiplexer Mux(Checks);
   // The widest scope any enabled check asks for (access-plain-reread looks
   // at READ_ONCE-only functions too; the event dump shows them all).
@@ -485,7 +491,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!worthAnalysing(FD, Macros, Scope)) {
+    if (!worthAnalysing(FD, Macros, Scope) && !Cl.callsHelper(FD)) {
       Skipped.push_back(FD);
       continue;
     }

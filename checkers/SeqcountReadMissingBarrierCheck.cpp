@@ -23,13 +23,14 @@ public:
       return; // the first unordered load of a section is enough
     std::string C = name(T, Counter);
     std::string B = readBarrierSpelling();
-    Finding F = make(Load.Loc, "load of '" + name(T, Load.Key) +
+    Finding F = make(Load, "load of '" + name(T, Load.Key) +
                                    "' is not ordered after the load of seqcount '" + C +
                                    "' that begins the read section: it can read data "
                                    "older than the count; load the count with "
                                    "smp_load_acquire() or add " +
                                    B.substr(0, B.size() - 1) + " after it");
     F.Notes.push_back({Begin.Loc, "the read section of '" + C + "' begins here"});
+    viaNote(F, Begin);
     if (auto Fix = insertAfterStatement(T, Begin.S, B))
       F.FixIts.push_back(*Fix);
     emit(F);
@@ -41,7 +42,7 @@ public:
     std::string B = readBarrierSpelling();
     std::string What = Retry.OpenCoded || Retry.ApiName.empty() ? "recheck of seqcount '" + C + "'"
                                              : spelling(Retry) + " on '" + C + "'";
-    Finding F = make(Retry.Loc, What +
+    Finding F = make(Retry, What +
                                     " is not ordered after the data loads: the count "
                                     "can be read before the data and validate a torn "
                                     "read; add " +
@@ -50,6 +51,7 @@ public:
                                          ? ""
                                          : " or use read_seqcount_retry()"));
     F.Notes.push_back({Load.Loc, "this load can be satisfied after the recheck"});
+    viaNote(F, Load);
     if (auto Fix = insertBeforeStatement(T, Retry.S, B))
       F.FixIts.push_back(*Fix);
     emit(F);

@@ -33,12 +33,14 @@ public:
         if (E.Kind == EventKind::ReadBegin)
           checkBegin(T, E);
         else if (E.Kind == EventKind::ReadRetry && E.Use == ValueUse::Discarded) {
-          Finding F = make(E.Loc, "result of " + spelling(E) + " on '" + name(T, E.Key) +
+          Finding F = make(E, "result of " + spelling(E) + " on '" + name(T, E.Key) +
                                       "' is ignored: the read section is never "
                                       "retried when a writer interfered; loop while "
                                       "it returns true");
-          if (const Event *B = beginFor(T, E.Key))
+          if (const Event *B = beginFor(T, E.Key)) {
             F.Notes.push_back({B->Loc, "the read section begins here"});
+            viaNote(F, *B);
+          }
           emit(F);
         }
       }
@@ -46,13 +48,14 @@ public:
 
   void readRetrySomePaths(const FunctionTrace &T, int Counter, const Event &Retry,
                           const Event &Begin) override {
-    Finding F = make(Retry.Loc, spelling(Retry) + " on '" + name(T, Counter) +
+    Finding F = make(Retry, spelling(Retry) + " on '" + name(T, Counter) +
                                     "' runs on every path, but its read section "
                                     "begins on some paths only: where the begin was "
                                     "skipped it validates a value no begin produced "
                                     "(and may retry forever); begin and retry the "
                                     "section under the same condition");
     F.Notes.push_back({Begin.Loc, "the read section begins here, on some paths only"});
+    viaNote(F, Begin);
     emit(F);
   }
 
@@ -96,7 +99,7 @@ private:
         return;
     if (leavesOrJumps(If->getThen()) || !onlyLogsOrCounts(If->getThen()))
       return; // it redoes the read under the lock, or discards the result
-    Finding F = make(E.Loc, "result of " + spelling(E) + " on '" + name(T, E.Key) +
+    Finding F = make(E, "result of " + spelling(E) + " on '" + name(T, E.Key) +
                                 "' is tested, but the failed attempt is neither "
                                 "retried nor discarded: the branch falls through "
                                 "and the torn data is used anyway; retry the section "
@@ -196,7 +199,7 @@ private:
     if (!Bad)
       return;
     std::string Retry = retryFor(E.ApiName);
-    Finding F = make(E.Loc, "the value of " + spelling(E) + " on '" + name(T, E.Key) +
+    Finding F = make(E, "the value of " + spelling(E) + " on '" + name(T, E.Key) +
                                 "' is never validated with " + Retry +
                                 ": data read in the section may be torn; retry the "
                                 "section while " + Retry + " returns true");

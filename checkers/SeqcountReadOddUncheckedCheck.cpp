@@ -39,7 +39,7 @@ public:
       if (Checked || !Begin)
         continue;
       std::string C = name(T, Key);
-      Finding F = make(Begin->Loc,
+      Finding F = make(*Begin,
                        "read section begins with a load of seqcount '" + C +
                            "' that may be odd (a writer is inside its section) and "
                            "is neither checked nor masked: the section can validate "
@@ -48,6 +48,7 @@ public:
       if (Recheck)
         F.Notes.push_back({Recheck->Loc, "the section is validated here against the "
                                          "unchecked value"});
+        viaNote(F, *Recheck);
       emit(F);
     }
   }
@@ -68,7 +69,7 @@ private:
               Retry = &R;
         if (!Retry)
           continue; // a snapshot, not a section
-        Finding F = make(E.Loc, spelling(E) + " on '" + name(T, E.Key) +
+        Finding F = make(E, spelling(E) + " on '" + name(T, E.Key) +
                                     "' returns odd counts (a writer is inside its "
                                     "section) and the value is neither checked nor "
                                     "masked: the section can validate data the "
@@ -76,6 +77,7 @@ private:
                                     "read_seqcount_begin() or raw_seqcount_begin()");
         F.Notes.push_back({Retry->Loc, "the section is validated here against the "
                                        "unchecked value"});
+        viaNote(F, *Retry);
         emit(F);
       }
   }

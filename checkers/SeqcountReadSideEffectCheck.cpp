@@ -51,10 +51,11 @@ public:
         What = "call with side effects";
       break;
     }
-    Finding F = make(E.Loc, What + " inside the read section of '" + C +
+    Finding F = make(E, What + " inside the read section of '" + C +
                                 "': it repeats on every retry and may act on torn "
                                 "data; move it after the section is validated");
     F.Notes.push_back({Begin.Loc, "the read section begins here"});
+    viaNote(F, Begin);
     emit(F);
   }
 
@@ -67,11 +68,12 @@ private:
   /// adds the torn values of the attempts before it.
   void accumulation(const FunctionTrace &T, int Counter, const Event &Begin,
                     const Event &E, const std::string &Target) {
-    Finding F = make(E.Loc, "accumulation into " + Target +
+    Finding F = make(E, "accumulation into " + Target +
                                 " inside the read section of '" + name(T, Counter) +
                                 "': a retried attempt adds its values again; read "
                                 "into locals inside the loop and accumulate after it");
     F.Notes.push_back({Begin.Loc, "the read section begins here"});
+    viaNote(F, Begin);
     emit(F);
   }
 };

@@ -38,7 +38,7 @@ public:
     Reported.insert(&Inc);
     std::string C = name(T, Counter);
     std::string B = writeBarrierSpelling();
-    Finding F = make(Store.Loc,
+    Finding F = make(Store,
                      "store to '" + name(T, Store.Key) +
                          "' is not ordered after the odd increment of seqcount '" + C +
                          "': a reader can see the new data with the old even count "
@@ -46,6 +46,7 @@ public:
                          B.substr(0, B.size() - 1) + " after the increment");
     F.Notes.push_back({Inc.Loc, "the write section of '" + C +
                                     "' begins here; no write barrier follows it"});
+    viaNote(F, Inc);
     if (auto Fix = insertAfterStatement(T, Inc.S, B))
       F.FixIts.push_back(*Fix);
     emit(F);
@@ -62,13 +63,14 @@ public:
     flushStores(T); // keep the findings in source order
     std::string C = name(T, Counter);
     std::string B = writeBarrierSpelling();
-    Finding F = make(End.Loc, "closing increment of seqcount '" + C +
+    Finding F = make(End, "closing increment of seqcount '" + C +
                                   "' is not ordered after the data stores: a reader "
                                   "can see the even count before the new data; add " +
                                   B.substr(0, B.size() - 1) +
                                   " before it or make it a store-release");
     F.Notes.push_back({Store.Loc, "this store can become visible after the closing "
                                   "increment"});
+    viaNote(F, Store);
     if (auto Fix = insertBeforeStatement(T, End.S, B))
       F.FixIts.push_back(*Fix);
     emit(F);

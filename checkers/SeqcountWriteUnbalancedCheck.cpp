@@ -29,6 +29,7 @@ public:
                                "count stays odd and readers spin until the next "
                                "writer; end the section on this path");
     F.Notes.push_back({Begin.Loc, "write section begins here with " + spelling(Begin)});
+    viaNote(F, Begin);
     emit(F);
   }
 
@@ -37,22 +38,25 @@ public:
     if (!Reported.insert(&End).second)
       return;
     std::string C = name(T, Counter);
-    Finding F = make(End.Loc, spelling(End) + " on '" + C +
+    Finding F = make(End, spelling(End) + " on '" + C +
                                   "' ends a write section that is not open on any "
                                   "path here: the count becomes odd and readers spin");
-    if (const Event *B = firstBegin(T, Counter))
+    if (const Event *B = firstBegin(T, Counter)) {
       F.Notes.push_back({B->Loc, "the function's write section begins here"});
+      viaNote(F, *B);
+    }
     emit(F);
   }
 
   void writeBeginWhileOpen(const FunctionTrace &T, int Counter, const Event &Begin,
                            const Event &Prev) override {
     std::string C = name(T, Counter);
-    Finding F = make(Begin.Loc, spelling(Begin) + " on '" + C +
+    Finding F = make(Begin, spelling(Begin) + " on '" + C +
                                     "' while its write section is already open: the "
                                     "count becomes even inside the section and "
                                     "readers accept torn data");
     F.Notes.push_back({Prev.Loc, "the open write section began here"});
+    viaNote(F, Prev);
     emit(F);
   }
 
@@ -60,12 +64,13 @@ public:
                          const Event &Begin) override {
     if (!Reported.insert(&End).second)
       return;
-    Finding F = make(End.Loc, spelling(End) + " on '" + name(T, Counter) +
+    Finding F = make(End, spelling(End) + " on '" + name(T, Counter) +
                                   "' runs on every path, but the write section is "
                                   "open on some paths only: where the begin was "
                                   "skipped the count becomes odd and readers spin; "
                                   "begin and end the section under the same condition");
     F.Notes.push_back({Begin.Loc, "the write section begins here, on some paths only"});
+    viaNote(F, Begin);
     addSkipNote(T, Begin, F);
     emit(F);
   }
@@ -74,7 +79,7 @@ public:
                            const Event &Prev) override {
     if (!Reported.insert(&Begin).second)
       return;
-    Finding F = make(Begin.Loc, spelling(Begin) + " on '" + name(T, Counter) +
+    Finding F = make(Begin, spelling(Begin) + " on '" + name(T, Counter) +
                                     "' is reached on a path where its write section "
                                     "is still open: the count becomes even inside the "
                                     "section and readers accept torn data; end the "
@@ -84,6 +89,7 @@ public:
                                        "iteration is not ended on every path"
                                      : "the section begun here is not ended on "
                                        "every path"});
+    viaNote(F, Prev);
     emit(F);
   }
 

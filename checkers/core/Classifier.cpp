@@ -8,6 +8,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
@@ -252,6 +253,11 @@ private:
   bool storesBetween(int Key, const VarDecl *V) const;
   void emitLocalUpdate(const VarDecl *V, const Stmt *At, bool Accumulates,
                        BlockEvents &B);
+  bool parityFix(const Event &Ev);
+  // --- helpers seen through ----------------------------------------------
+  void spliceHelper(const CallExpr *CE, const FunctionDecl *F, BlockEvents &B);
+  int mapKey(const LocationKey &K, const CallExpr *CE);
+  int internKey(const LocationKey &K);
 
   // --- keys and contexts ---------------------------------------------------
   int keyOf(const Expr *E, bool IsPointer);
@@ -569,7 +575,14 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
       return false;
     if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
       K.ViaPointer = true;
-    Text += "[]";
+    // A constant index names one element (cd[0].seq and cd[1].seq are two
+    // counters); any other index, some element.
+    Text += "[";
+    Expr::EvalResult R;
+    const Expr *Idx = AS->getIdx();
+    if (!Idx->isValueDependent() && Idx->EvaluateAsInt(R, Ctx))
+      Text += toString(R.Val.getInt(), 10);
+    Text += "]";
     return true;
   }
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
@@ -1162,6 +1175,13 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     Ev.Loc = reportLoc(CE);
     Ev.Callee = F;
     Ev.Noreturn = F && (F->isNoReturn() || F->hasAttr<NoReturnAttr>());
+    // A helper of the TU: what it does to sections, locks and ordering
+    // happens here, in this function's terms (and its name says nothing).
+    if (F && !Ev.Noreturn && !isLockGuardConstructor(Name) && C.helperEffect(F)) {
+      B.Events.push_back(Ev);
+      spliceHelper(CE, F, B);
+      return;
+    }
     // Subsystem locks the model does not list by name (lock_sock,
     // raw_spin_lock_rcu_node, down_read_trylock, ...): by naming convention.
     if (int L = lockLikeName(Name)) {
@@ -1179,6 +1199,159 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     B.Events.push_back(Ev);
     return;
   }
+}
+
+static std::string varTag(const VarDecl *V) {
+  return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
+}
+
+int FunctionClassifier::internKey(const LocationKey &K) {
+  auto It = T.KeyIndex.find(K.Text);
+  if (It != T.KeyIndex.end())
+    return It->second;
+  int Idx = T.Keys.size();
+  T.Keys.push_back(K);
+  T.KeyIndex[K.Text] = Idx;
+  return Idx;
+}
+
+/// The caller's key for the helper's key K at the call CE: the helper's
+/// parameter replaced by the argument (`l->epoch` with `&ts->lk` is
+/// `ts->lk.epoch`, with `cd` it is `cd->epoch`); globals stay what they
+/// are. -1 if the location is the helper's own.
+int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE) {
+  if (!K.Base) {
+    // this_cpu_ptr(&x)->f, per-CPU statement expressions: the same memory
+    // whoever names it; `this` is the helper's object.
+    if (StringRef(K.Text).contains("this"))
+      return -1;
+    return internKey(K);
+  }
+  const auto *P = dyn_cast<ParmVarDecl>(K.Base);
+  if (!P)
+    return K.Storage == LocationKey::Global ? internKey(K) : -1;
+  if (!K.ViaPointer)
+    return -1; // a by-value parameter is the helper's copy
+  unsigned I = P->getFunctionScopeIndex();
+  if (I >= CE->getNumArgs())
+    return -1;
+  std::string Tag = varTag(P);
+  size_t Pos = K.Text.find(Tag);
+  if (Pos == std::string::npos)
+    return -1;
+  StringRef Prefix = StringRef(K.Text).take_front(Pos);
+  StringRef Rest = StringRef(K.Text).drop_front(Pos + Tag.size());
+  const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
+  bool AddrOf = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf) {
+    AddrOf = true;
+    A = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  LocationKey N;
+  std::string ArgText;
+  if (!buildKey(A, N, ArgText, 0))
+    return -1;
+  std::string Text;
+  if (AddrOf) {
+    // p designates the argument's object itself.
+    if (Prefix == "*(" && Rest.starts_with(")")) {
+      Text = ArgText + Rest.drop_front(1).str();
+    } else if (Rest.starts_with("->")) {
+      Text = Prefix.str() + ArgText + "." + Rest.drop_front(2).str();
+      Rest = Rest.drop_front(2);
+    } else {
+      return -1; // (&x)[i]
+    }
+  } else {
+    Text = Prefix.str() + ArgText + Rest.str();
+    N.ViaPointer = true;
+  }
+  if (!Prefix.empty() || Rest.contains("->") || Rest.contains("*("))
+    N.ViaPointer = true;
+  if (K.Field)
+    N.Field = K.Field;
+  N.Text = Text;
+  if (N.isLocal())
+    return -1;
+  return internKey(N);
+}
+
+void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
+                                      BlockEvents &B) {
+  const HelperEffect *H = C.helperEffect(F);
+  if (!H)
+    return;
+  // How this function uses the helper's value.
+  Event CallUse;
+  useOf(CE, CallUse);
+  auto ArgVar = [&](const VarDecl *V) -> const VarDecl * {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(V);
+    if (!P || P->getFunctionScopeIndex() >= CE->getNumArgs())
+      return nullptr;
+    const Expr *A = CE->getArg(P->getFunctionScopeIndex())->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(A))
+      if (const auto *X = dyn_cast<VarDecl>(DR->getDecl()))
+        if (X->hasLocalStorage())
+          return X;
+    return nullptr;
+  };
+  SmallVector<int, 8> Map(H->Keys.size(), -2);
+  auto Mapped = [&](int K) {
+    if (K < 0)
+      return -1;
+    if (Map[K] == -2)
+      Map[K] = mapKey(H->Keys[K], CE);
+    return Map[K];
+  };
+  SourceLocation At = reportLoc(CE);
+  for (const Event &E : H->Events) {
+    Event Ev = E;
+    Ev.S = CE;
+    Ev.Loc = At;
+    if (!E.Via) {
+      Ev.Via = F;
+      Ev.InnerLoc = E.Loc;
+    }
+    if (E.Key >= 0) {
+      Ev.Key = Mapped(E.Key);
+      if (Ev.Key < 0 && E.Kind != EventKind::Store && E.Kind != EventKind::RMW &&
+          E.Kind != EventKind::Lock && E.Kind != EventKind::Unlock)
+        continue; // a counter or a load of the helper's own
+    }
+    bool Value = E.Kind == EventKind::Load || E.Kind == EventKind::ReadBegin ||
+                 E.Kind == EventKind::ReadRetry || E.Kind == EventKind::ReadBeginOrLock;
+    if (Value) {
+      bool Returned = E.Use == ValueUse::Returned ||
+                      (E.Use == ValueUse::Assigned && E.Var && E.Var == H->ReturnVar);
+      if (E.Kind == EventKind::ReadRetry) {
+        // The begin value it validates is an argument.
+        Ev.Var = ArgVar(E.Var);
+        if (E.Use == ValueUse::Returned)
+          Ev.Use = CallUse.Use;
+      } else if (Returned) {
+        Ev.Use = CallUse.Use;
+        Ev.Var = CallUse.Var;
+        Ev.Masked = E.Masked || CallUse.Masked || H->ReturnMasked;
+        if (H->ReturnOddChecked && Ev.Var)
+          T.OddCheckedVars.insert(Ev.Var);
+        if (E.Kind == EventKind::Load && Ev.Key >= 0)
+          LoadNodes[CE] = Ev.Key;
+      } else if (E.Use == ValueUse::Compared) {
+        Ev.Var = ArgVar(E.Var);
+        Ev.Use = Ev.Var ? ValueUse::Compared : ValueUse::Other;
+      } else if (E.Use == ValueUse::Assigned) {
+        auto It = E.Var ? H->ComparedWithParam.find(E.Var) : H->ComparedWithParam.end();
+        Ev.Var = It != H->ComparedWithParam.end() ? ArgVar(It->second) : nullptr;
+        Ev.Use = Ev.Var ? ValueUse::Compared : ValueUse::Other;
+      }
+    }
+    if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
+      T.Counters.insert(Ev.Key);
+    B.Events.push_back(Ev);
+  }
+  for (int K : H->OddCheckedKeys)
+    if (int M = Mapped(K); M >= 0)
+      T.OddCheckedKeys.insert(M);
 }
 
 /// Collects which locals are read, and where the low bit is tested.
@@ -1430,11 +1603,37 @@ void FunctionClassifier::run(const Stmt *Body) {
       for (Event &Ev : BE.Events)
         if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
             Ev.Increment && Ev.Key == Key) {
-          Ev.Kind = EventKind::CounterInc;
           Ev.Counter = true;
           Ev.OpenCoded = true;
+          // `if (st->v & 1) st->v += 1;` makes an odd count even before the
+          // section (KVM's steal time, "first time write, random junk"): a
+          // step of the count, not a begin or an end.
+          if (!Ev.Via && parityFix(Ev))
+            continue;
+          Ev.Kind = EventKind::CounterInc;
         }
   }
+}
+
+/// Ev (an increment) runs only when the count it increments is odd.
+bool FunctionClassifier::parityFix(const Event &Ev) {
+  const Stmt *Child = Ev.S;
+  const Stmt *P = PM->getParent(Child);
+  for (unsigned I = 0; P && I < 3; ++I, Child = P, P = PM->getParent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If)
+      continue;
+    if (Child != If->getThen())
+      return false;
+    const auto *BO = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+    if (!BO || BO->getOpcode() != BO_And)
+      return false;
+    const Expr *X = BO->getLHS(), *One = BO->getRHS();
+    if (isIntLiteral(X, Ctx, 1))
+      std::swap(X, One);
+    return isIntLiteral(One, Ctx, 1) && loadedKey(X) == Ev.Key;
+  }
+  return false;
 }
 
 } // namespace
@@ -1610,6 +1809,262 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
   Out = R;
   Out.Done = true;
   return Out;
+}
+
+namespace {
+/// The returns of a helper and the locals it compares with its parameters.
+struct ReturnScan {
+  const VarDecl *Var = nullptr;
+  bool Masked = false;
+  bool Ambiguous = false;
+  DenseMap<const VarDecl *, const ParmVarDecl *> ComparedWithParam;
+  ASTContext &Ctx;
+  explicit ReturnScan(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  static const Expr *strip(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *CC = dyn_cast<CStyleCastExpr>(E)) {
+        E = CC->getSubExpr();
+        continue;
+      }
+      return E;
+    }
+  }
+  static const VarDecl *localOf(const Expr *E) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(E)))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
+          return V;
+    return nullptr;
+  }
+  static const ParmVarDecl *paramOf(const Expr *E) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(E)))
+      return dyn_cast<ParmVarDecl>(DR->getDecl());
+    return nullptr;
+  }
+  void walk(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 200)
+      return;
+    if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+      if (const Expr *R = RS->getRetValue()) {
+        const Expr *X = strip(R);
+        bool M = false;
+        if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->getOpcode() == BO_And) {
+          if (isClearLowBitMask(BO->getRHS(), Ctx)) {
+            X = BO->getLHS();
+            M = true;
+          } else if (isClearLowBitMask(BO->getLHS(), Ctx)) {
+            X = BO->getRHS();
+            M = true;
+          }
+        }
+        if (const VarDecl *V = localOf(X)) {
+          if (Var && Var != V)
+            Ambiguous = true;
+          Var = V;
+          Masked |= M;
+        }
+      }
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) {
+        if (const VarDecl *V = localOf(BO->getLHS()))
+          if (const ParmVarDecl *P = paramOf(BO->getRHS()))
+            ComparedWithParam[V] = P;
+        if (const VarDecl *V = localOf(BO->getRHS()))
+          if (const ParmVarDecl *P = paramOf(BO->getLHS()))
+            ComparedWithParam[V] = P;
+      }
+    for (const Stmt *C : S->children())
+      walk(C, Depth + 1);
+  }
+};
+} // namespace
+
+const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  FD = Def;
+  if (FD->getIdentifier() && Model.lookup(FD->getName()))
+    return nullptr; // an API: the model says what it does
+  std::unique_ptr<HelperEffect> &Slot = Helpers[FD];
+  if (!Slot)
+    Slot = std::make_unique<HelperEffect>();
+  HelperEffect *H = Slot.get(); // stable across the recursion below
+  if (H->Done)
+    return H->Usable ? H : nullptr;
+  if (H->Computing || HelperDepth >= 3 || !HelperFilter)
+    return nullptr;
+  H->Computing = true;
+  ++HelperDepth;
+  std::unique_ptr<FunctionTrace> T;
+  if (HelperFilter(FD))
+    T = classify(FD);
+  --HelperDepth;
+  H->Computing = false;
+  H->Done = true;
+  if (!T)
+    return nullptr;
+
+  const CFG &G = *T->Cfg;
+  CFGDomTree DT;
+  DT.buildDominatorTree(const_cast<CFG *>(&G));
+  const CFGBlock *Exit = &G.getExit();
+  if (!DT.getBase().getNode(const_cast<CFGBlock *>(Exit)))
+    return nullptr; // never returns
+  ReturnScan RS(Ctx);
+  RS.walk(FD->getBody(), 0);
+  const VarDecl *RetVar = RS.Ambiguous ? nullptr : RS.Var;
+
+  struct Count {
+    unsigned WB = 0, WE = 0, RB = 0, RR = 0, Inc = 0, Lock = 0, Unlock = 0;
+  };
+  DenseMap<int, Count> Counts;
+  unsigned ExclBegin = 0, ExclEnd = 0;
+  bool AnyRelevant = false;
+  for (const CFGBlock *B : reversePostOrder(G)) {
+    bool Every = DT.dominates(B, Exit);
+    for (const Event &E : T->Blocks[B->getBlockID()].Events) {
+      bool Relevant = false, Keep = true;
+      bool Local = E.Key >= 0 && T->key(E.Key).isLocal();
+      switch (E.Kind) {
+      case EventKind::Return:
+      case EventKind::LocalDef:
+      case EventKind::LocalUpdate:
+        Keep = false;
+        break;
+      case EventKind::Call:
+        Keep = E.SideEffect; // the helper's own calls stay behind its call
+        break;
+      case EventKind::Barrier:
+        Relevant = E.Bits != 0;
+        break;
+      case EventKind::WriteBegin:
+      case EventKind::WriteEnd:
+      case EventKind::WriteStep:
+      case EventKind::ReadBegin:
+      case EventKind::ReadRetry:
+      case EventKind::ReadBeginOrLock:
+      case EventKind::ReadDone:
+      case EventKind::CounterInc:
+      case EventKind::Lock:
+      case EventKind::Unlock:
+      case EventKind::Exclude:
+        Relevant = true;
+        break;
+      case EventKind::Store:
+      case EventKind::RMW:
+        Relevant = E.Increment && E.Key >= 0 && !Local;
+        break;
+      case EventKind::Load: {
+        if (Local || E.Key < 0) {
+          Keep = false;
+          break;
+        }
+        bool Returned = E.Use == ValueUse::Returned ||
+                        (E.Use == ValueUse::Assigned && E.Var && E.Var == RetVar);
+        bool Validates =
+            (E.Use == ValueUse::Compared && isa_and_nonnull<ParmVarDecl>(E.Var)) ||
+            (E.Use == ValueUse::Assigned && E.Var && RS.ComparedWithParam.count(E.Var));
+        // A begin helper returns a count it tested, masked or acquired (a
+        // plain getter is not one); a retry helper compares with its
+        // argument.
+        Relevant = Validates ||
+                   (Returned && (E.Ord != Order::Plain || E.Masked || RS.Masked ||
+                                 T->OddCheckedVars.count(E.Var) ||
+                                 T->OddCheckedKeys.count(E.Key)));
+        break;
+      }
+      }
+      if (!Keep)
+        continue;
+      if (!Every) {
+        if (Relevant)
+          return nullptr; // on some paths only: cannot be one event list
+        continue;
+      }
+      AnyRelevant |= Relevant;
+      Count &N = Counts[E.Key];
+      switch (E.Kind) {
+      case EventKind::WriteBegin: ++N.WB; break;
+      case EventKind::WriteEnd: ++N.WE; break;
+      case EventKind::ReadBegin:
+      case EventKind::ReadBeginOrLock: ++N.RB; break;
+      case EventKind::ReadRetry: ++N.RR; break;
+      case EventKind::CounterInc: ++N.Inc; break;
+      case EventKind::Store:
+      case EventKind::RMW:
+        if (Relevant)
+          ++N.Inc;
+        break;
+      case EventKind::Lock: ++N.Lock; break;
+      case EventKind::Unlock: ++N.Unlock; break;
+      case EventKind::Exclude:
+        ++(E.ExcludeEnds ? ExclEnd : ExclBegin);
+        break;
+      default:
+        break;
+      }
+      int K = E.Key;
+      Event Copy = E;
+      if (K >= 0) {
+        // Keys are re-numbered into the effect's own table.
+        auto It = llvm::find_if(H->Keys, [&](const LocationKey &X) {
+          return X.Text == T->key(K).Text;
+        });
+        Copy.Key = It - H->Keys.begin();
+        if (It == H->Keys.end())
+          H->Keys.push_back(T->key(K));
+        if (T->OddCheckedKeys.count(K))
+          H->OddCheckedKeys.insert(Copy.Key);
+      }
+      H->Events.push_back(Copy);
+      if (H->Events.size() > 48)
+        return nullptr;
+    }
+  }
+  // A helper that opens and closes its own section (or critical section)
+  // is complete: its callers see a call.
+  for (auto &[K, N] : Counts)
+    if ((N.WB && N.WE) || (N.RB && N.RR) || N.Inc >= 2 || (N.Lock && N.Unlock && K >= 0))
+      return nullptr;
+  if (ExclBegin && ExclEnd)
+    return nullptr;
+  if (!AnyRelevant)
+    return nullptr;
+  H->ReturnVar = RetVar;
+  H->ReturnMasked = RS.Masked;
+  H->ReturnOddChecked = RetVar && T->OddCheckedVars.count(RetVar);
+  H->ComparedWithParam = RS.ComparedWithParam;
+  H->Usable = true;
+  return H;
+}
+
+bool Classifier::callsHelper(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return false;
+  auto [It, New] = CallsHelper.try_emplace(Def, 0);
+  if (!New)
+    return It->second == 1;
+  bool Found = false;
+  std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S, unsigned D) {
+    if (!S || Found || D > 200)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = calleeOf(CE))
+        if (F != Def && helperEffect(F))
+          Found = true;
+    for (const Stmt *C : S->children())
+      Walk(C, D + 1);
+  };
+  Walk(Def->getBody(), 0);
+  CallsHelper[Def] = Found ? 1 : 2;
+  return Found;
 }
 
 bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,

@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include <functional>
 #include <memory>
 
 namespace clang {
@@ -61,6 +62,26 @@ struct FunctionSummary {
   unsigned WritesParams = 0;   // bit i: stores through parameter i
 };
 
+/// What a helper does to sections, locks and ordering, seen from its
+/// callers: the events that run on every path through it, in order, with
+/// their locations still in the helper's terms (its parameters). A caller
+/// splices them in at the call, with its arguments for the parameters.
+struct HelperEffect {
+  bool Computing = false;
+  bool Done = false;
+  bool Usable = false;
+  std::vector<Event> Events;     // Key indexes Keys
+  std::vector<LocationKey> Keys; // the helper's keys the events use
+  llvm::DenseSet<int> OddCheckedKeys;
+  /// The value the helper returns is a load (or a begin) of Events: which
+  /// local holds it, and whether the return masks or tests its low bit.
+  const clang::VarDecl *ReturnVar = nullptr;
+  bool ReturnMasked = false;
+  bool ReturnOddChecked = false;
+  /// Local -> the parameter it is compared with (return t != start).
+  llvm::DenseMap<const clang::VarDecl *, const clang::ParmVarDecl *> ComparedWithParam;
+};
+
 /// The declared type of the object K designates: the field's type, else the
 /// base variable's (its pointee for `*(p)`).
 clang::QualType declaredTypeOf(const LocationKey &K);
@@ -80,6 +101,19 @@ public:
   /// True if a call event has effects a read section must not repeat.
   bool callHasSideEffects(const FunctionTrace &T, const Event &E,
                           int CounterKey);
+
+  /// The effect of calling FD, when FD is a helper of the TU with
+  /// something seqlint knows on every path through it and no complete
+  /// section or critical section of its own; null otherwise. Helpers of
+  /// helpers are seen through too, to a bounded depth.
+  const HelperEffect *helperEffect(const clang::FunctionDecl *FD);
+  /// FD's body calls a helper with an effect.
+  bool callsHelper(const clang::FunctionDecl *FD);
+  /// Which functions may be seen through at all (the driver's choice: user
+  /// code with something seqlint knows); none if unset.
+  void setHelperFilter(std::function<bool(const clang::FunctionDecl *)> F) {
+    HelperFilter = std::move(F);
+  }
 
   const MacroIndex &macros() const { return Index; }
   const ApiModel &model() const { return Model; }
@@ -104,6 +138,10 @@ private:
   const MacroIndex &Index;
   const ApiModel &Model;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<HelperEffect>> Helpers;
+  std::function<bool(const clang::FunctionDecl *)> HelperFilter;
+  unsigned HelperDepth = 0;
+  llvm::DenseMap<const clang::FunctionDecl *, char> CallsHelper; // 1 yes, 2 no
 };
 
 /// The reachable blocks of G from the entry, each after its predecessors

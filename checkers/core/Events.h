@@ -109,6 +109,12 @@ struct Event {
   bool Accumulates = false;         // LocalUpdate: the old value flows in
   unsigned char Excludes = 0;       // Exclude/Lock/Unlock/WriteBegin/End: ExcludeLevel
   bool ExcludeEnds = false;         // ... ended here (enable, unlock, end)
+  /// An event of a helper the function calls, seen through at the call:
+  /// S and Loc are the call's, Via is the helper whose body holds the
+  /// access or barrier (the innermost one when helpers call helpers) and
+  /// InnerLoc is where it is written there.
+  const clang::FunctionDecl *Via = nullptr;
+  clang::SourceLocation InnerLoc;
 };
 
 struct BlockEvents {

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <iterator>
 
 using namespace clang;
@@ -83,6 +84,65 @@ void unite(std::vector<uintptr_t> &Into, const std::vector<uintptr_t> &From) {
   std::set_union(Into.begin(), Into.end(), From.begin(), From.end(),
                  std::back_inserter(Out));
   Into.swap(Out);
+}
+
+/// E tests the low bit of the value Begin loaded: `v & 1` on its variable,
+/// or `(v = READ_ONCE(s->seq)) & 1` around the begin itself.
+bool testsOddBegin(const Stmt *E, const Event &Begin, unsigned Depth = 0) {
+  if (!E || Depth > 32)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->getOpcode() == BO_And) {
+      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+      const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+      if (isa<IntegerLiteral>(L))
+        std::swap(L, R);
+      if (const auto *IL = dyn_cast<IntegerLiteral>(R); IL && IL->getValue() == 1) {
+        std::function<bool(const Stmt *, unsigned)> Names = [&](const Stmt *X,
+                                                                 unsigned D) {
+          if (!X || D > 16)
+            return false;
+          if (X == Begin.S)
+            return true;
+          if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+            if (Begin.Var && DR->getDecl() == Begin.Var)
+              return true;
+          for (const Stmt *C : X->children())
+            if (Names(C, D + 1))
+              return true;
+          return false;
+        };
+        if (Names(L, 0))
+          return true;
+      }
+    }
+  for (const Stmt *C : E->children())
+    if (testsOddBegin(C, Begin, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Load runs only while the count Begin loaded is odd: in the body of the
+/// wait for a writer (`while ((v = READ_ONCE(s->seq)) & 1) { ... }`), where
+/// nothing read belongs to the section (the vDSO's clock-mode check).
+bool whileOdd(const FunctionTrace &T, const Event &Begin, const Event &Load) {
+  if (!T.PM || !Load.S || !Begin.S)
+    return false;
+  const Stmt *Child = Load.S;
+  for (const Stmt *P = T.PM->getParent(Child); P; Child = P, P = T.PM->getParent(P)) {
+    const Expr *Cond = nullptr;
+    const Stmt *Body = nullptr;
+    if (const auto *W = dyn_cast<WhileStmt>(P)) {
+      Cond = W->getCond();
+      Body = W->getBody();
+    } else if (const auto *I = dyn_cast<IfStmt>(P)) {
+      Cond = I->getCond();
+      Body = I->getThen();
+    }
+    if (Cond && Child == Body && testsOddBegin(Cond, Begin))
+      return true;
+  }
+  return false;
 }
 
 bool contains(const std::vector<uintptr_t> &S, uintptr_t V) {
@@ -165,6 +225,10 @@ public:
         if (E.Kind == EventKind::WriteBegin)
           HasBegin.insert(E.Key);
         if (E.Kind == EventKind::WriteEnd)
+          HasEnd.insert(E.Key);
+        // Open-coded: a second increment in the function ends what the
+        // first began.
+        if (E.Kind == EventKind::CounterInc && !IncSeen.insert(E.Key).second)
           HasEnd.insert(E.Key);
         if (E.Kind == EventKind::ReadRetry && E.Var)
           Validated.insert({E.Key, E.Var});
@@ -264,7 +328,9 @@ private:
       bool Open = CS.W == Tri::Open ||
                   (CS.W == Tri::Maybe && CS.WOpenArrived && !branches(B));
       if (Open && !CS.WEndedEntry && CS.WBegin &&
-          CS.WBegin->Kind == EventKind::WriteBegin && HasEnd.count(K))
+          (CS.WBegin->Kind == EventKind::WriteBegin ||
+           CS.WBegin->Kind == EventKind::CounterInc) &&
+          HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
       // Ended a section the caller held and returned without re-opening
       // it, in a function that opens sections itself: an end too many.
@@ -430,7 +496,7 @@ private:
         CounterState &C = S.C[I];
         if (C.R != Tri::Open)
           continue;
-        if (Report && C.RNeedBarrier && C.RBegin)
+        if (Report && C.RNeedBarrier && C.RBegin && !whileOdd(T, *C.RBegin, E))
           unordered(C.RBad, Counters[I], OrdLL, E, [&] {
             Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
           });
@@ -650,7 +716,7 @@ private:
   std::unique_ptr<CFGPostDomTree> PostDom;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
-  DenseSet<int> HasBegin, HasEnd, AddressKeys;
+  DenseSet<int> HasBegin, HasEnd, AddressKeys, IncSeen;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
   std::vector<State> In;
 };

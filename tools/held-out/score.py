@@ -13,7 +13,9 @@ and kept as first written (test/held-out/README.md):
                              for `pkg-config --cflags libdpdk`)
 
 A bug counts as found when a warning of the expected check is reported on
-the marked line (in the case file). A finding of another check, or of the
+the marked line (in the case file), or at the call of a helper with its
+"inside '<helper>'" note on the marked line (seqlint reports what a helper
+does at the call that makes it wrong). A finding of another check, or of the
 right check elsewhere, is listed as "elsewhere" and does not count. Every
 finding on a correct case, and every finding in a bug case that matches no
 marker, is a false positive.
@@ -33,6 +35,7 @@ FLAGS = re.compile(r"^//\s*FLAGS:\s*(.*)$", re.M)
 # appends the group's name after seqlint's own tag.
 DIAG = re.compile(r"^(.*?):(\d+):(\d+): (warning|error): (.*?)"
                   r"(?: \[seqlint-([a-z0-9-]+)\])?(?: \[-W[a-z0-9-]+(?:,[^\]]*)?\])?$")
+NOTE = re.compile(r"^(.*?):(\d+):(\d+): note: inside '")
 CASE = re.compile(r"^(?P<prefix>[a-z0-9]+)-(?P<kind>bug|ok)-\d+.*\.c$")
 
 
@@ -65,6 +68,11 @@ def run_case(args, path, flags):
     findings, errors = [], []
     base = os.path.realpath(path)
     for line in p.stderr.splitlines():
+        n = NOTE.match(line)
+        if n and findings and os.path.exists(n.group(1)) and \
+                os.path.realpath(n.group(1)) == os.path.realpath(path):
+            findings[-1][4].add(int(n.group(2)))
+            continue
         m = DIAG.match(line)
         if not m:
             continue
@@ -75,7 +83,7 @@ def run_case(args, path, flags):
         if not check:
             continue
         same = os.path.exists(file) and os.path.realpath(file) == base
-        findings.append((lno if same else None, check, msg, line))
+        findings.append((lno if same else None, check, msg, line, set()))
     if p.returncode != 0 and not errors and not findings:
         errors.append(p.stderr.strip() or "exit status %d" % p.returncode)
     return findings, errors
@@ -128,10 +136,13 @@ def main():
                 print("BROKEN %s: %s" % (name, errors[0]))
                 continue
             matched = set()
-            for lno, check, _msg, _line in findings:
-                if lno in marks and check in marks[lno]:
-                    matched.add((lno, check))
-            extra = [f for f in findings if (f[0], f[1]) not in matched]
+            extra = []
+            for lno, check, msg, line, inside in findings:
+                hit = [l for l in [lno] + sorted(inside) if l in marks and check in marks[l]]
+                if hit:
+                    matched.add((hit[0], check))
+                else:
+                    extra.append((lno, check, msg, line))
             if m.group("kind") == "bug":
                 want = {(l, c) for l, cs in marks.items() for c in cs}
                 if not want:

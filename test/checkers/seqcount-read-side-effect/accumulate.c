@@ -34,8 +34,8 @@ void ring_get_ethtool_stats(struct ring_stats *rs, u64 *data)
 
 	do {
 		start = u64_stats_fetch_begin(&rs->syncp); // expected-note 2 {{the read section begins here}}
-		data[0] += rs->packets; // expected-warning {{accumulation into the caller's 'data[]' inside the read section of 'rs->syncp': a retried attempt adds its values again; read into locals inside the loop and accumulate after it}}
-		data[1] += rs->bytes; // expected-warning {{accumulation into the caller's 'data[]'}}
+		data[0] += rs->packets; // expected-warning {{accumulation into the caller's 'data[0]' inside the read section of 'rs->syncp': a retried attempt adds its values again; read into locals inside the loop and accumulate after it}}
+		data[1] += rs->bytes; // expected-warning {{accumulation into the caller's 'data[1]'}}
 	} while (u64_stats_fetch_retry(&rs->syncp, start));
 }
 
