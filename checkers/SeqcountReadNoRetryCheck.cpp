@@ -26,7 +26,9 @@ public:
     Model = &C.model();
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
-        if (!E.Api || E.OpenCoded)
+        // Open-coded sections have their own rules; a helper's begin and
+        // retry are the TU's own API.
+        if ((!E.Api || E.OpenCoded) && !E.Via)
           continue;
         if (E.Kind == EventKind::ReadRetry && E.Use != ValueUse::Discarded)
           checkRetryBranch(T, E);
@@ -91,6 +93,9 @@ private:
         return;
     }
     // unlikely(x) is __builtin_expect(!!(x), 0): two negations.
+    // A helper that answers "unchanged" (== start) is raced when false.
+    if (E.RetryTrueIfValid)
+      ++Nots;
     if (!If || Nots % 2 || !If->getThen())
       return;
     // Inside a loop the next iteration may be the retry.

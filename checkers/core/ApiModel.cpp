@@ -226,6 +226,11 @@ ApiModel::ApiModel() {
         "fwrite", "fflush", "syslog", "send", "sendto", "usleep", "sleep",
         "nanosleep"})
     add(N, role(Role::SideEffect, Family::Libc));
+  for (StringRef N : {"warn_report", "error_report", "info_report", "warn_report_once",
+                      "error_report_once", "qemu_log", "qemu_log_mask"})
+    add(N, role(Role::SideEffect, Family::QEMU));
+  for (StringRef N : {"rte_log", "rte_exit", "rte_panic"})
+    add(N, role(Role::SideEffect, Family::DPDK));
   for (StringRef N : {"memcpy", "memset", "memmove", "__builtin_memcpy",
                       "__builtin_memset", "__builtin_memmove"})
     add(N, role(Role::Pure, Family::Libc)); // stores through args are checked

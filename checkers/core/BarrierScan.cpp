@@ -74,6 +74,7 @@ Step classify(const Event &E, bool Forward) {
   switch (E.Kind) {
   case EventKind::Barrier:
     S.K = E.Bits ? StepKind::Stop : StepKind::Skip;
+    S.A.E = &E; // which barrier stops the walk
     return S;
   case EventKind::Load:
   case EventKind::ReadBegin:
@@ -82,7 +83,8 @@ Step classify(const Event &E, bool Forward) {
     return access(E, AccStore);
   case EventKind::RMW: {
     S = access(E, AccLoad | AccStore);
-    S.A.AtomicRMW = E.Api || (E.S && isa<AtomicExpr>(E.S)) ||
+    S.A.AtomicRMW = E.Api || (E.Via ? isa_and_nonnull<AtomicExpr>(E.InnerS)
+                                    : (E.S && isa<AtomicExpr>(E.S))) ||
                     (E.Ord != Order::Plain && E.Ord != Order::Once);
     return S;
   }
@@ -253,7 +255,7 @@ void addUnique(std::vector<BarrierAccess> &V, const BarrierAccess &A) {
 }
 
 const Expr *bitOpAddress(const Event &E) {
-  const auto *CE = dyn_cast_or_null<CallExpr>(E.S);
+  const auto *CE = E.Via ? nullptr : dyn_cast_or_null<CallExpr>(E.S);
   if (!CE || CE->getNumArgs() < 2)
     return nullptr;
   const Expr *A = CE->getArg(1)->IgnoreParenCasts();
@@ -327,7 +329,8 @@ bool isJudgedBarrier(const Event &E) {
     return false;
   if (E.Api)
     return E.Api->R == Role::Barrier;
-  return E.S && isa<CallExpr>(E.S); // C11 / GNU thread fences
+  const Stmt *S = E.Via ? E.InnerS : E.S;
+  return S && isa<CallExpr>(S); // C11 / GNU thread fences
 }
 
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
@@ -498,8 +501,27 @@ std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
         return true;
       },
       [](bool) {}, /*NoBackEdges=*/true);
-  if (!FirstFresh)
+  if (!FirstFresh || !Result)
     return std::nullopt;
+  // A barrier after the re-read of X: that load is the next round's flag
+  // (n_tty's echo_commit, read before each echo_buf() with its smp_rmb()),
+  // not a recheck of this round.
+  for (unsigned B = 0; B != T.Blocks.size(); ++B)
+    for (unsigned I = 0; I != T.Blocks[B].Events.size(); ++I)
+      if (&T.Blocks[B].Events[I] == Result->Reread) {
+        bool Next = false;
+        walk(
+            T, B, I, /*Forward=*/true,
+            [&](const Step &S, bool) {
+              if (S.K == StepKind::Stop && S.A.E && S.A.E->Kind == EventKind::Barrier &&
+                  (S.A.E->Bits & OrdLL))
+                Next = true;
+              return !Next && S.K != StepKind::End;
+            },
+            [](bool) {}, /*NoBackEdges=*/true);
+        if (Next)
+          return std::nullopt;
+      }
   return Result;
 }
 

@@ -277,6 +277,7 @@ private:
   DenseMap<const Stmt *, unsigned> Elements; // element -> block id
   DenseSet<int> CorroboratedReaders; // readers of a location the TU knows
   DenseMap<const VarDecl *, int> CopyOf; // local -> the location it copied
+  DenseMap<const VarDecl *, int> IncCopyOf; // local -> the location, plus one
   std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
   bool HasLocalUpdate = false;
@@ -689,9 +690,6 @@ int FunctionClassifier::loadedKey(const Expr *E) {
 bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   if (!Value || Key < 0)
     return false;
-  const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
-  if (!BO || BO->getOpcode() != BO_Add)
-    return false;
   // The count itself, or a local that holds its value (w = hdr->w; ...
   // store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)).
   auto IsCount = [&](const Expr *X) {
@@ -700,10 +698,22 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
     if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
         auto It = CopyOf.find(V);
-        return It != CopyOf.end() && It->second == Key;
+        if (It != CopyOf.end() && It->second == Key)
+          return true;
+        auto Inc = IncCopyOf.find(V);
+        return Inc != IncCopyOf.end() && Inc->second == Key;
       }
     return false;
   };
+  // s = x + 1; store(&x, s): the local holds the incremented count.
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      auto Inc = IncCopyOf.find(V);
+      return Inc != IncCopyOf.end() && Inc->second == Key;
+    }
+  const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Add)
+    return false;
   for (int Step : {1, 2}) {
     if (isIntLiteral(BO->getRHS(), Ctx, Step))
       return IsCount(BO->getLHS());
@@ -806,6 +816,19 @@ void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
     CopyOf[V] = Copy;
   else
     CopyOf.erase(V);
+  IncCopyOf.erase(V);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Init->IgnoreParenImpCasts());
+      BO && BO->getOpcode() == BO_Add)
+    for (int Step : {1, 2}) {
+      const Expr *Other = isIntLiteral(BO->getRHS(), Ctx, Step)   ? BO->getLHS()
+                          : isIntLiteral(BO->getLHS(), Ctx, Step) ? BO->getRHS()
+                                                                  : nullptr;
+      int K = Other ? loadedKey(Other) : -1;
+      if (K >= 0 && !T.Keys[K].isLocal()) {
+        IncCopyOf[V] = K;
+        break;
+      }
+    }
   const Expr *X = Init->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(X))
     if (BO->getOpcode() == BO_And) {
@@ -963,6 +986,15 @@ void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
   case AtomicExpr::AO__atomic_add_fetch:
     Ev.Kind = EventKind::RMW;
     Ev.Increment = isIntLiteral(AE->getVal1(), Ctx, 1);
+    break;
+  case AtomicExpr::AO__c11_atomic_compare_exchange_strong:
+  case AtomicExpr::AO__c11_atomic_compare_exchange_weak:
+  case AtomicExpr::AO__atomic_compare_exchange_n:
+    // cmpxchg(&x, old, old + 1) with old loaded from x: a claim of the
+    // count, the writer's odd increment done atomically.
+    Ev.Kind = EventKind::RMW;
+    Ev.Increment = isIncrementOf(AE->getVal2(), Ev.Key);
+    Ev.Claim = Ev.Increment;
     break;
   default:
     Ev.Kind = EventKind::RMW;
@@ -1178,7 +1210,6 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     // A helper of the TU: what it does to sections, locks and ordering
     // happens here, in this function's terms (and its name says nothing).
     if (F && !Ev.Noreturn && !isLockGuardConstructor(Name) && C.helperEffect(F)) {
-      B.Events.push_back(Ev);
       spliceHelper(CE, F, B);
       return;
     }
@@ -1311,6 +1342,7 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
     if (!E.Via) {
       Ev.Via = F;
       Ev.InnerLoc = E.Loc;
+      Ev.InnerS = E.S;
     }
     if (E.Key >= 0) {
       Ev.Key = Mapped(E.Key);
@@ -1334,15 +1366,18 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
         Ev.Masked = E.Masked || CallUse.Masked || H->ReturnMasked;
         if (H->ReturnOddChecked && Ev.Var)
           T.OddCheckedVars.insert(Ev.Var);
+        Ev.HelperBegin = H->BeginHelper && E.Kind == EventKind::Load;
         if (E.Kind == EventKind::Load && Ev.Key >= 0)
           LoadNodes[CE] = Ev.Key;
       } else if (E.Use == ValueUse::Compared) {
         Ev.Var = ArgVar(E.Var);
         Ev.Use = Ev.Var ? ValueUse::Compared : ValueUse::Other;
+        Ev.RetryTrueIfValid = H->LoadComparedEqual;
       } else if (E.Use == ValueUse::Assigned) {
         auto It = E.Var ? H->ComparedWithParam.find(E.Var) : H->ComparedWithParam.end();
         Ev.Var = It != H->ComparedWithParam.end() ? ArgVar(It->second) : nullptr;
         Ev.Use = Ev.Var ? ValueUse::Compared : ValueUse::Other;
+        Ev.RetryTrueIfValid = E.Var && H->ComparedEqual.count(E.Var);
       }
     }
     if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
@@ -1613,6 +1648,18 @@ void FunctionClassifier::run(const Stmt *Body) {
           Ev.Kind = EventKind::CounterInc;
         }
   }
+  // A begin helper's count (masked or tested, then ordered: a begin API
+  // in all but name) begins a read section even with no retry here: the
+  // value escapes to a caller, or is never validated.
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events)
+      if (Ev.Kind == EventKind::Load && Ev.HelperBegin && Ev.Key >= 0 &&
+          (Ev.Use == ValueUse::Assigned || Ev.Use == ValueUse::Discarded)) {
+        Ev.Kind = EventKind::ReadBegin;
+        Ev.Counter = true;
+        Ev.OpenCoded = true;
+        T.Counters.insert(Ev.Key);
+      }
 }
 
 /// Ev (an increment) runs only when the count it increments is odd.
@@ -1818,6 +1865,8 @@ struct ReturnScan {
   bool Masked = false;
   bool Ambiguous = false;
   DenseMap<const VarDecl *, const ParmVarDecl *> ComparedWithParam;
+  DenseSet<const VarDecl *> ComparedEqual;
+  bool AnyEqualWithParam = false;
   ASTContext &Ctx;
   explicit ReturnScan(ASTContext &Ctx) : Ctx(Ctx) {}
 
@@ -1869,12 +1918,21 @@ struct ReturnScan {
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(S))
       if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) {
-        if (const VarDecl *V = localOf(BO->getLHS()))
-          if (const ParmVarDecl *P = paramOf(BO->getRHS()))
+        bool Eq = BO->getOpcode() == BO_EQ;
+        for (int Side = 0; Side < 2; ++Side) {
+          const Expr *A = Side ? BO->getRHS() : BO->getLHS();
+          const Expr *Other = Side ? BO->getLHS() : BO->getRHS();
+          const ParmVarDecl *P = paramOf(Other);
+          if (!P)
+            continue;
+          if (const VarDecl *V = localOf(A)) {
             ComparedWithParam[V] = P;
-        if (const VarDecl *V = localOf(BO->getRHS()))
-          if (const ParmVarDecl *P = paramOf(BO->getLHS()))
-            ComparedWithParam[V] = P;
+            if (Eq)
+              ComparedEqual.insert(V);
+          } else if (Eq) {
+            AnyEqualWithParam = true; // load == start
+          }
+        }
       }
     for (const Stmt *C : S->children())
       walk(C, Depth + 1);
@@ -1938,8 +1996,7 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
         Keep = false;
         break;
       case EventKind::Call:
-        Keep = E.SideEffect; // the helper's own calls stay behind its call
-        break;
+        break; // ordering and side effects as the callee's summary says
       case EventKind::Barrier:
         Relevant = E.Bits != 0;
         break;
@@ -1950,8 +2007,13 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
       case EventKind::ReadRetry:
       case EventKind::ReadBeginOrLock:
       case EventKind::ReadDone:
-      case EventKind::CounterInc:
       case EventKind::Lock:
+        // A trylock holds the lock on one outcome only: not one event list.
+        if (StringRef(E.ApiName).contains_insensitive("trylock"))
+          return nullptr;
+        Relevant = true;
+        break;
+      case EventKind::CounterInc:
       case EventKind::Unlock:
       case EventKind::Exclude:
         Relevant = true;
@@ -1973,10 +2035,12 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
         // A begin helper returns a count it tested, masked or acquired (a
         // plain getter is not one); a retry helper compares with its
         // argument.
+        // An acquire getter is seen through too: a reader that validates
+        // its value later makes it a begin (one that forgot the odd test).
         Relevant = Validates ||
-                   (Returned && (E.Ord != Order::Plain || E.Masked || RS.Masked ||
-                                 T->OddCheckedVars.count(E.Var) ||
-                                 T->OddCheckedKeys.count(E.Key)));
+                   (Returned && (E.Masked || RS.Masked || T->OddCheckedVars.count(E.Var) ||
+                                 T->OddCheckedKeys.count(E.Key) ||
+                                 E.Ord == Order::Acquire));
         break;
       }
       }
@@ -2039,7 +2103,25 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
   H->ReturnVar = RetVar;
   H->ReturnMasked = RS.Masked;
   H->ReturnOddChecked = RetVar && T->OddCheckedVars.count(RetVar);
+  bool SawBegin = false;
+  for (const Event &E : H->Events) {
+    bool Returned = E.Use == ValueUse::Returned ||
+                    (E.Use == ValueUse::Assigned && E.Var && E.Var == RetVar);
+    if (E.Kind == EventKind::Load && Returned) {
+      // The low bit is what makes it a sequence (an acquire alone is a
+      // message-passing getter: inet_sk_state_load(), mnt_idmap()).
+      bool Seq = E.Masked || RS.Masked || (RetVar && T->OddCheckedVars.count(RetVar)) ||
+                 H->OddCheckedKeys.count(E.Key);
+      SawBegin = Seq;
+      if (Seq && E.Ord >= Order::Acquire && E.Ord != Order::Release)
+        H->BeginHelper = true;
+    } else if (SawBegin && E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) {
+      H->BeginHelper = true;
+    }
+  }
   H->ComparedWithParam = RS.ComparedWithParam;
+  H->ComparedEqual = RS.ComparedEqual;
+  H->LoadComparedEqual = RS.AnyEqualWithParam;
   H->Usable = true;
   return H;
 }
@@ -2073,6 +2155,10 @@ bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,
     return true;
   if (!E.Callee || !E.Callee->hasBody())
     return false; // unknown: stay silent
+  // A call inside a helper seen through: its arguments are the helper's,
+  // so only what it does to globals is known here.
+  if (E.Via)
+    return summary(E.Callee).WritesGlobal;
   // Kernel read sections call helpers that take references, lock and
   // unlock around their own data: only writes to global variables count.
   const FunctionSummary &S = summary(E.Callee);

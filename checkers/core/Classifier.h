@@ -78,8 +78,14 @@ struct HelperEffect {
   const clang::VarDecl *ReturnVar = nullptr;
   bool ReturnMasked = false;
   bool ReturnOddChecked = false;
+  /// The returned count is a sequence begin: masked, tested or acquired,
+  /// and ordered before what follows (acquire, or a read barrier after it).
+  bool BeginHelper = false;
   /// Local -> the parameter it is compared with (return t != start).
   llvm::DenseMap<const clang::VarDecl *, const clang::ParmVarDecl *> ComparedWithParam;
+  /// Locals and loads compared with `==` (the helper answers "unchanged").
+  llvm::DenseSet<const clang::VarDecl *> ComparedEqual;
+  bool LoadComparedEqual = false;
 };
 
 /// The declared type of the object K designates: the field's type, else the

@@ -97,6 +97,9 @@ struct Event {
   Order Ord = Order::Plain;
   unsigned Bits = 0;                // Barrier: BarrierBits
   bool RetryHasBarrier = true;
+  bool RetryTrueIfValid = false;    // ReadRetry: true means "not raced" (== start)
+  bool HelperBegin = false;         // Load: the count a begin helper returned
+  bool Claim = false;               // RMW: compare-and-swap increment (opens only)
   bool Increment = false;           // Store/RMW: writes key + 1
   bool Masked = false;              // load value masked with ~1
   ValueUse Use = ValueUse::Other;
@@ -115,6 +118,7 @@ struct Event {
   /// InnerLoc is where it is written there.
   const clang::FunctionDecl *Via = nullptr;
   clang::SourceLocation InnerLoc;
+  const clang::Stmt *InnerS = nullptr; // the node in Via's body
 };
 
 struct BlockEvents {

@@ -329,7 +329,9 @@ private:
                   (CS.W == Tri::Maybe && CS.WOpenArrived && !branches(B));
       if (Open && !CS.WEndedEntry && CS.WBegin &&
           (CS.WBegin->Kind == EventKind::WriteBegin ||
-           CS.WBegin->Kind == EventKind::CounterInc) &&
+           // open-coded: a begin the function ordered like one (not a
+           // sequence number bumped with WRITE_ONCE(*seq, *seq + 1))
+           (CS.WBegin->Kind == EventKind::CounterInc && !CS.WNeedBarrier)) &&
           HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
       // Ended a section the caller held and returned without re-opening
@@ -413,10 +415,23 @@ private:
       break;
     case EventKind::CounterInc:
       if (CounterState *C = ForCounter(E.Key)) {
+        // A compare-and-swap claims an even count: it never ends a section
+        // (retried in a loop, the failed attempts change nothing).
+        if (E.Claim && C->W != Tri::Closed && C->W != Tri::Entry) {
+          if (C->W == Tri::Maybe) {
+            C->W = Tri::Open;
+            C->WBegin = C->WOpenBegin = &E;
+            C->WNeedBarrier = true;
+            C->WUnordered = false;
+            C->WBad = nullptr;
+          }
+          break;
+        }
         if (C->W == Tri::Closed || C->W == Tri::Entry) {
           C->W = Tri::Open;
           C->WBegin = &E;
           C->WOpenBegin = &E;
+          C->R = Tri::Closed; // a reader that takes the writer side is exclusive
           // A fully ordered kernel RMW (atomic_inc_return) orders later
           // stores; a relaxed, plain or release increment does not.
           C->WNeedBarrier = !(E.Ord == Order::SeqCst && E.Kind == EventKind::CounterInc &&
