@@ -283,6 +283,31 @@ bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, CheckScope
   return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.CounterParity;
 }
 
+/// FD's body compares something with one of its integer parameters
+/// (`return READ_ONCE(s->seq) != start;`).
+bool comparesWithIntParam(const FunctionDecl *FD) {
+  bool IntParam = false;
+  for (const ParmVarDecl *P : FD->parameters())
+    IntParam |= P->getType()->isIntegerType();
+  if (!IntParam)
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
+        return true;
+      for (const Expr *E : {BO->getLHS(), BO->getRHS()})
+        if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+          if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+            if (P->getType()->isIntegerType())
+              Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
 /// Every function definition in the TU: C functions, C++ methods and
 /// lambdas (templates are skipped as dependent; instantiations are not
 /// visited, so each body is analysed once).
@@ -461,8 +486,15 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
   Cl.setHelperFilter([&](const FunctionDecl *FD) {
-    return shouldAnalyse(FD, SM, Model) &&
-           (worthAnalysing(FD, Macros, CheckScope::MarkedAccesses) || Cl.callsHelper(FD));
+    if (!shouldAnalyse(FD, SM, Model))
+      return false;
+    if (worthAnalysing(FD, Macros, CheckScope::Sections))
+      return true;
+    // READ_ONCE() alone: only a retry helper (a load compared with an
+    // integer parameter) is worth a CFG; getters stay calls.
+    if (comparesWithIntParam(FD) && worthAnalysing(FD, Macros, CheckScope::MarkedAccesses))
+      return true;
+    return Cl.callsHelper(FD);
   });
   Multiplexer Mux(Checks);
   // The widest scope any enabled check asks for (access-plain-reread looks

@@ -2029,9 +2029,15 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
         }
         bool Returned = E.Use == ValueUse::Returned ||
                         (E.Use == ValueUse::Assigned && E.Var && E.Var == RetVar);
+        // Compared with an integer parameter: a begin value (not a list
+        // head compared with its own address, list_empty()).
+        auto IntParam = [](const VarDecl *P) {
+          return isa_and_nonnull<ParmVarDecl>(P) && P->getType()->isIntegerType();
+        };
         bool Validates =
-            (E.Use == ValueUse::Compared && isa_and_nonnull<ParmVarDecl>(E.Var)) ||
-            (E.Use == ValueUse::Assigned && E.Var && RS.ComparedWithParam.count(E.Var));
+            (E.Use == ValueUse::Compared && IntParam(E.Var)) ||
+            (E.Use == ValueUse::Assigned && E.Var && RS.ComparedWithParam.count(E.Var) &&
+             IntParam(RS.ComparedWithParam.lookup(E.Var)));
         // A begin helper returns a count it tested, masked or acquired (a
         // plain getter is not one); a retry helper compares with its
         // argument.
