@@ -32,6 +32,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "llvm/ADT/StringSet.h"
+#include <algorithm>
 #include "core/AccessContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -287,6 +289,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         AddressKeys.insert(K);
     }
   bool FnLocks = false, FnWriteStep = false;
+  size_t FirstCandidate = Candidates.size();
+  llvm::StringSet<> InSectionNames;
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events) {
       if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
@@ -360,6 +364,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         return CK.Storage == LocationKey::Global && !CK.ViaPointer &&
                K.Storage == LocationKey::Global && !K.ViaPointer;
       };
+      if (Write && C.MayInWriteSection)
+        InSectionNames.insert(N);
       if (Write && C.MayInWriteSection && SameHome(C.WriteSections.front())) {
         int Counter = C.WriteSections.front();
         std::string CN = T.key(Counter).displayName();
@@ -417,6 +423,29 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     Candidates.push_back(
         {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
   });
+  // A latch: this function writes one copy (d[1].x) outside its section and
+  // the other (d[0].x) inside it; readers pick the copy by the count.
+  auto Copyless = [](StringRef Name) {
+    std::string Out;
+    for (size_t I = 0; I < Name.size(); ++I) {
+      Out += Name[I];
+      if (Name[I] == '[')
+        while (I + 1 < Name.size() && isdigit((unsigned char)Name[I + 1]))
+          ++I;
+    }
+    return Out;
+  };
+  llvm::StringSet<> InSectionCopies;
+  for (const auto &N : InSectionNames)
+    InSectionCopies.insert(Copyless(N.getKey()));
+  Candidates.erase(
+      std::remove_if(Candidates.begin() + FirstCandidate, Candidates.end(),
+                     [&](const Candidate &C) {
+                       return !InSectionNames.count(C.Name) &&
+                              InSectionCopies.count(Copyless(C.Name)) &&
+                              Copyless(C.Name) != C.Name;
+                     }),
+      Candidates.end());
 }
 
 bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
@@ -565,6 +594,10 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
       continue;
     if (Counters.count(C.Id) || excludedFunction(C.FD) ||
         protectedByCallers(C.FD))
+      continue;
+    // A helper seen through at its calls: its stores are judged there, in
+    // each caller's sections and locks.
+    if (Cl.seenThrough(C.FD))
       continue;
     report(C);
   }

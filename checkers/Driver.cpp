@@ -485,16 +485,20 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   Classifier Cl(Ctx, Macros, Model);
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
-  Cl.setHelperFilter([&](const FunctionDecl *FD) {
+  Cl.setHelperFilter([&](const FunctionDecl *FD) -> int {
     if (!shouldAnalyse(FD, SM, Model))
-      return false;
+      return 0;
     if (worthAnalysing(FD, Macros, CheckScope::Sections))
-      return true;
-    // READ_ONCE() alone: only a retry helper (a load compared with an
-    // integer parameter) is worth a CFG; getters stay calls.
-    if (comparesWithIntParam(FD) && worthAnalysing(FD, Macros, CheckScope::MarkedAccesses))
-      return true;
-    return Cl.callsHelper(FD);
+      return 2;
+    bool Marked = worthAnalysing(FD, Macros, CheckScope::MarkedAccesses);
+    // READ_ONCE() alone: a retry helper (a load compared with an integer
+    // parameter); otherwise maybe a getter, looked into only from a
+    // function being analysed.
+    if (Marked && comparesWithIntParam(FD))
+      return 2;
+    if (Cl.callsHelper(FD))
+      return 2;
+    return Marked ? 1 : 0;
   });
   Multiplexer Mux(Checks);
   // The widest scope any enabled check asks for (access-plain-reread looks

@@ -24,6 +24,11 @@ public:
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
     Model = &C.model();
+    Cl = &C;
+    // A helper seen through at its calls (a begin helper returns or drops
+    // the value for its caller): what happens to the value is the caller's.
+    if (C.seenThrough(T.FD))
+      return;
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         // Open-coded sections have their own rules; a helper's begin and
@@ -115,6 +120,7 @@ private:
   }
 
   const ApiModel *Model = nullptr;
+  Classifier *Cl = nullptr;
 
   /// Every statement of S only logs (a call the ApiModel knows as a side
   /// effect: printk, pr_warn, fprintf ...) or counts (x++, x += n on memory
@@ -158,7 +164,14 @@ private:
       if (!FD || !FD->getIdentifier())
         return false;
       const ApiEntry *A = Model ? Model->lookup(FD->getName()) : nullptr;
-      return A && A->R == Role::SideEffect;
+      if (A)
+        return A->R == Role::SideEffect;
+      // A helper of the file that only logs (a warn() wrapper).
+      if (Cl && FD->hasBody()) {
+        const FunctionSummary &S = Cl->summary(FD);
+        return S.SideEffect && !S.WritesGlobal && !S.WritesParams;
+      }
+      return false;
     }
     // do { ... } while (0) around a logging macro.
     return false;

@@ -52,6 +52,7 @@ config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%tidy_module", config.tidy_module))
 config.substitutions.append(("%seqlint_runner", config.runner))
+config.substitutions.append(("%metamorph", getattr(config, "metamorph", "")))
 config.substitutions.append(("%src_root", config.seqlint_src_root))
 config.substitutions.append(("%obj_root", config.seqlint_obj_root))
 config.substitutions.append(("%inputs", inputs))
@@ -77,6 +78,8 @@ if os.path.exists(config.tidy_module):
     config.available_features.add("tidy-module")
 if os.path.exists(config.runner):
     config.available_features.add("runner")
+if os.path.exists(getattr(config, "metamorph", "")):
+    config.available_features.add("metamorph")
 
 # The LLVM major the tree was built against (llvm-19, llvm-22), and what the
 # compile checks in cmake/SeqlintCompat.cmake found: custom-diag-groups means

@@ -687,6 +687,29 @@ int FunctionClassifier::loadedKey(const Expr *E) {
 
 /// Value is `X + 1` (or 1 + X) where X is a load of Key; `X + 2` where X
 /// was loaded before the odd increment closes the section.
+/// Value is `p + 1` or `p + 2` for an integer parameter p: an increment
+/// when the caller passes a copy of the count (cal_bump(c, e) with
+/// e = c->era).
+static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
+  if (!Value)
+    return nullptr;
+  const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Add)
+    return nullptr;
+  for (int Step : {1, 2}) {
+    const Expr *Other = isIntLiteral(BO->getRHS(), Ctx, Step)   ? BO->getLHS()
+                        : isIntLiteral(BO->getLHS(), Ctx, Step) ? BO->getRHS()
+                                                                : nullptr;
+    if (!Other)
+      continue;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Other->IgnoreParenImpCasts()))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+        if (P->getType()->isIntegerType())
+          return P;
+  }
+  return nullptr;
+}
+
 bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   if (!Value || Key < 0)
     return false;
@@ -927,9 +950,10 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
     Ev.Key = keyOf(Target, E.ArgIsPointer);
     if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
       return;
-    if (E.R == Role::Store)
+    if (E.R == Role::Store) {
       Ev.Increment = isIncrementOf(Arg(1), Ev.Key);
-    else
+      Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(Arg(1), Ctx);
+    } else
       Ev.Increment = Name.contains("inc") && !Name.contains("_not_zero") &&
                      !Name.contains("unless");
     break;
@@ -980,6 +1004,7 @@ void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
   case AtomicExpr::AO__c11_atomic_init:
     Ev.Kind = EventKind::Store;
     Ev.Increment = isIncrementOf(AE->getVal1(), Ev.Key);
+    Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(AE->getVal1(), Ctx);
     break;
   case AtomicExpr::AO__c11_atomic_fetch_add:
   case AtomicExpr::AO__atomic_fetch_add:
@@ -1108,6 +1133,8 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
                                                              : Order::Plain;
     if (BO->getOpcode() == BO_Assign)
       Ev.Increment = isIncrementOf(BO->getRHS(), K);
+    if (BO->getOpcode() == BO_Assign && !Ev.Increment)
+      Ev.IncParam = incrementedParam(BO->getRHS(), Ctx);
     else
       Ev.Increment = BO->getOpcode() == BO_AddAssign && isIntLiteral(BO->getRHS(), Ctx, 1);
     B.Events.push_back(Ev);
@@ -1209,7 +1236,8 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     Ev.Noreturn = F && (F->isNoReturn() || F->hasAttr<NoReturnAttr>());
     // A helper of the TU: what it does to sections, locks and ordering
     // happens here, in this function's terms (and its name says nothing).
-    if (F && !Ev.Noreturn && !isLockGuardConstructor(Name) && C.helperEffect(F)) {
+    if (F && !Ev.Noreturn && !isLockGuardConstructor(Name) &&
+        C.helperEffect(F, /*Getters=*/true)) {
       spliceHelper(CE, F, B);
       return;
     }
@@ -1309,9 +1337,10 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE) {
 
 void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
                                       BlockEvents &B) {
-  const HelperEffect *H = C.helperEffect(F);
+  const HelperEffect *H = C.helperEffect(F, /*Getters=*/true);
   if (!H)
     return;
+  C.noteSeenThrough(F);
   // How this function uses the helper's value.
   Event CallUse;
   useOf(CE, CallUse);
@@ -1378,6 +1407,25 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
         Ev.Var = It != H->ComparedWithParam.end() ? ArgVar(It->second) : nullptr;
         Ev.Use = Ev.Var ? ValueUse::Compared : ValueUse::Other;
         Ev.RetryTrueIfValid = E.Var && H->ComparedEqual.count(E.Var);
+      }
+    }
+    // store(&c->era, e + 1) in the helper, with the caller's copy of the
+    // count for e: the caller's increment.
+    if (E.IncParam && Ev.Key >= 0 &&
+        (E.Kind == EventKind::Store || E.Kind == EventKind::RMW)) {
+      Ev.IncParam = nullptr;
+      const auto *P = cast<ParmVarDecl>(E.IncParam);
+      if (P->getFunctionScopeIndex() < CE->getNumArgs()) {
+        const Expr *A = CE->getArg(P->getFunctionScopeIndex());
+        bool Copy = loadedKey(A) == Ev.Key;
+        if (const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+            auto It = CopyOf.find(V);
+            Copy |= It != CopyOf.end() && It->second == Ev.Key;
+            auto Inc = IncCopyOf.find(V);
+            Copy |= Inc != IncCopyOf.end() && Inc->second == Ev.Key;
+          }
+        Ev.Increment = Copy;
       }
     }
     if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
@@ -1819,12 +1867,15 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
           break;
         }
         case EventKind::Call:
-          if (Ev.SideEffect)
+          if (Ev.SideEffect) {
+            R.SideEffect = true;
             break;
+          }
           if (Ev.Callee && Ev.Callee->hasBody()) {
             const FunctionSummary &C = summary(Ev.Callee);
             R.WritesGlobal |= C.WritesGlobal;
             R.MayOrder |= C.MayOrder;
+            R.SideEffect |= C.SideEffect;
           } else {
             R.MayOrder = true; // cannot see inside
           }
@@ -1940,7 +1991,7 @@ struct ReturnScan {
 };
 } // namespace
 
-const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
+const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getters) {
   if (!FD)
     return nullptr;
   const FunctionDecl *Def = nullptr;
@@ -1954,13 +2005,22 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
     Slot = std::make_unique<HelperEffect>();
   HelperEffect *H = Slot.get(); // stable across the recursion below
   if (H->Done)
-    return H->Usable ? H : nullptr;
+    return H->Usable && (Getters || !H->GetterOnly) ? H : nullptr;
   if (H->Computing || HelperDepth >= 3 || !HelperFilter)
     return nullptr;
   H->Computing = true;
   ++HelperDepth;
+  if (H->Level < 0)
+    H->Level = HelperFilter(FD);
+  // A function with marked accesses only is looked into from a function
+  // being analysed (is it a getter?), not to decide whether to analyse one.
+  if (H->Level == 1 && !Getters) {
+    --HelperDepth;
+    H->Computing = false;
+    return nullptr;
+  }
   std::unique_ptr<FunctionTrace> T;
-  if (HelperFilter(FD))
+  if (H->Level > 0)
     T = classify(FD);
   --HelperDepth;
   H->Computing = false;
@@ -1983,11 +2043,11 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
   };
   DenseMap<int, Count> Counts;
   unsigned ExclBegin = 0, ExclEnd = 0;
-  bool AnyRelevant = false;
+  bool AnyRelevant = false, Accessor = false, PartialAccess = false;
   for (const CFGBlock *B : reversePostOrder(G)) {
     bool Every = DT.dominates(B, Exit);
     for (const Event &E : T->Blocks[B->getBlockID()].Events) {
-      bool Relevant = false, Keep = true;
+      bool Relevant = false, Keep = true, IsAccess = false;
       bool Local = E.Key >= 0 && T->key(E.Key).isLocal();
       switch (E.Kind) {
       case EventKind::Return:
@@ -2020,7 +2080,9 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
         break;
       case EventKind::Store:
       case EventKind::RMW:
-        Relevant = E.Increment && E.Key >= 0 && !Local;
+        Relevant = (E.Increment || E.IncParam) && E.Key >= 0 && !Local;
+        // A setter (WRITE_ONCE(*p, v)): its store is the caller's.
+        IsAccess = !Relevant && !Local && E.Ord != Order::Plain;
         break;
       case EventKind::Load: {
         if (Local || E.Key < 0) {
@@ -2047,6 +2109,8 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
                    (Returned && (E.Masked || RS.Masked || T->OddCheckedVars.count(E.Var) ||
                                  T->OddCheckedKeys.count(E.Key) ||
                                  E.Ord == Order::Acquire));
+        // A getter (return READ_ONCE(*p)): its load is the caller's.
+        IsAccess = !Relevant && E.Ord != Order::Plain;
         break;
       }
       }
@@ -2055,8 +2119,10 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
       if (!Every) {
         if (Relevant)
           return nullptr; // on some paths only: cannot be one event list
+        PartialAccess |= IsAccess;
         continue;
       }
+      Accessor |= IsAccess;
       AnyRelevant |= Relevant;
       Count &N = Counts[E.Key];
       switch (E.Kind) {
@@ -2104,8 +2170,11 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
       return nullptr;
   if (ExclBegin && ExclEnd)
     return nullptr;
-  if (!AnyRelevant)
+  // An accessor (marked loads and stores only) is seen through when all
+  // of them run on every path.
+  if (!AnyRelevant && (!Accessor || PartialAccess))
     return nullptr;
+  H->GetterOnly = !AnyRelevant;
   H->ReturnVar = RetVar;
   H->ReturnMasked = RS.Masked;
   H->ReturnOddChecked = RetVar && T->OddCheckedVars.count(RetVar);
@@ -2129,7 +2198,7 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD) {
   H->ComparedEqual = RS.ComparedEqual;
   H->LoadComparedEqual = RS.AnyEqualWithParam;
   H->Usable = true;
-  return H;
+  return Getters || !H->GetterOnly ? H : nullptr;
 }
 
 bool Classifier::callsHelper(const FunctionDecl *FD) {
@@ -2164,11 +2233,11 @@ bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,
   // A call inside a helper seen through: its arguments are the helper's,
   // so only what it does to globals is known here.
   if (E.Via)
-    return summary(E.Callee).WritesGlobal;
+    return summary(E.Callee).WritesGlobal || summary(E.Callee).SideEffect;
   // Kernel read sections call helpers that take references, lock and
   // unlock around their own data: only writes to global variables count.
   const FunctionSummary &S = summary(E.Callee);
-  if (S.WritesGlobal)
+  if (S.WritesGlobal || S.SideEffect)
     return true;
   if (!S.WritesParams)
     return false;

@@ -60,6 +60,7 @@ struct FunctionSummary {
   bool WritesGlobal = false;   // stores to global variables (directly or in callees)
   bool MayOrder = false;       // barrier, lock, ordered RMW or unknown call
   unsigned WritesParams = 0;   // bit i: stores through parameter i
+  bool SideEffect = false;     // logs, allocates, frees, sleeps (directly or in callees)
 };
 
 /// What a helper does to sections, locks and ordering, seen from its
@@ -70,6 +71,8 @@ struct HelperEffect {
   bool Computing = false;
   bool Done = false;
   bool Usable = false;
+  bool GetterOnly = false; // only returns a marked load (READ_ONCE getter)
+  int Level = -1;          // the driver's filter, once computed
   std::vector<Event> Events;     // Key indexes Keys
   std::vector<LocationKey> Keys; // the helper's keys the events use
   llvm::DenseSet<int> OddCheckedKeys;
@@ -112,12 +115,23 @@ public:
   /// something seqlint knows on every path through it and no complete
   /// section or critical section of its own; null otherwise. Helpers of
   /// helpers are seen through too, to a bounded depth.
-  const HelperEffect *helperEffect(const clang::FunctionDecl *FD);
+  /// With Getters, a helper that only returns a marked load counts too
+  /// (asked when a function being analysed calls it).
+  const HelperEffect *helperEffect(const clang::FunctionDecl *FD, bool Getters = false);
   /// FD's body calls a helper with an effect.
   bool callsHelper(const clang::FunctionDecl *FD);
+  /// FD's effect was spliced into some caller the TU analysed: what it does
+  /// is judged at those calls.
+  bool seenThrough(const clang::FunctionDecl *FD) const {
+    return FD && SeenThrough.count(FD->getCanonicalDecl());
+  }
+  void noteSeenThrough(const clang::FunctionDecl *FD) {
+    SeenThrough.insert(FD->getCanonicalDecl());
+  }
   /// Which functions may be seen through at all (the driver's choice: user
-  /// code with something seqlint knows); none if unset.
-  void setHelperFilter(std::function<bool(const clang::FunctionDecl *)> F) {
+  /// code with something seqlint knows: 2; marked accesses only, worth a
+  /// look from an analysed caller: 1; no: 0); none if unset.
+  void setHelperFilter(std::function<int(const clang::FunctionDecl *)> F) {
     HelperFilter = std::move(F);
   }
 
@@ -145,8 +159,9 @@ private:
   const ApiModel &Model;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionSummary> Summaries;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<HelperEffect>> Helpers;
-  std::function<bool(const clang::FunctionDecl *)> HelperFilter;
+  std::function<int(const clang::FunctionDecl *)> HelperFilter;
   unsigned HelperDepth = 0;
+  llvm::DenseSet<const clang::FunctionDecl *> SeenThrough;
   llvm::DenseMap<const clang::FunctionDecl *, char> CallsHelper; // 1 yes, 2 no
 };
 

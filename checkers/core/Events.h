@@ -100,6 +100,7 @@ struct Event {
   bool RetryTrueIfValid = false;    // ReadRetry: true means "not raced" (== start)
   bool HelperBegin = false;         // Load: the count a begin helper returned
   bool Claim = false;               // RMW: compare-and-swap increment (opens only)
+  const clang::VarDecl *IncParam = nullptr; // Store: writes param + 1 (a helper's)
   bool Increment = false;           // Store/RMW: writes key + 1
   bool Masked = false;              // load value masked with ~1
   ValueUse Use = ValueUse::Other;
