@@ -2,6 +2,7 @@
 #include "core/BarrierScan.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -503,6 +504,37 @@ std::optional<MisplacedRead> misplacedReadBarrier(const FunctionTrace &T,
       [](bool) {}, /*NoBackEdges=*/true);
   if (!FirstFresh || !Result)
     return std::nullopt;
+  // The pair the code tests: the re-read of X is in a condition or a test
+  // (btrfs: `if (root->last_trans == trans->transid ...)`); a re-read for
+  // arithmetic (ring_buffer's next_event = iter->head + length) tests
+  // nothing.
+  if (T.PM && Result->Reread->S && !Result->Reread->Via) {
+    bool InCond = false;
+    const Stmt *Child = Result->Reread->S;
+    for (const Stmt *P = T.PM->getParent(Child); P && !InCond;
+         Child = P, P = T.PM->getParent(P)) {
+      const Expr *Cond = nullptr;
+      if (const auto *I = dyn_cast<IfStmt>(P))
+        Cond = I->getCond();
+      else if (const auto *W = dyn_cast<WhileStmt>(P))
+        Cond = W->getCond();
+      else if (const auto *D = dyn_cast<DoStmt>(P))
+        Cond = D->getCond();
+      else if (const auto *F = dyn_cast<ForStmt>(P))
+        Cond = F->getCond();
+      else if (const auto *C = dyn_cast<ConditionalOperator>(P))
+        Cond = C->getCond();
+      else if (isa<CompoundStmt>(P))
+        break;
+      else if (const auto *BO = dyn_cast<BinaryOperator>(P))
+        InCond = BO->isLogicalOp() || BO->isComparisonOp();
+      else if (const auto *U = dyn_cast<UnaryOperator>(P))
+        InCond = U->getOpcode() == UO_LNot;
+      InCond |= Cond && Child == Cond;
+    }
+    if (!InCond)
+      return std::nullopt;
+  }
   // A barrier after the re-read of X: that load is the next round's flag
   // (n_tty's echo_commit, read before each echo_buf() with its smp_rmb()),
   // not a recheck of this round.

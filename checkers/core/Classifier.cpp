@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
+#include <deque>
 
 using namespace clang;
 using namespace llvm;
@@ -248,7 +249,8 @@ private:
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
   bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
   bool isConstant(const Expr *E) const;
-  bool bracketsStores(int Key) const;
+  /// Fenced: a write barrier runs between the two increments.
+  bool bracketsStores(int Key, bool *Fenced = nullptr) const;
   bool opensWithRelease(int Key) const;
   bool storesBetween(int Key, const VarDecl *V) const;
   void emitLocalUpdate(const VarDecl *V, const Stmt *At, bool Accumulates,
@@ -803,30 +805,77 @@ bool FunctionClassifier::storesBetween(int Key, const VarDecl *V) const {
 /// publishes what came before it, as a ring producer's index store does; a
 /// seqcount writer's opening increment orders nothing before it.
 bool FunctionClassifier::opensWithRelease(int Key) const {
+  // Or a store, then a write barrier, then the increment: the producer's
+  // publication of what it stored (n_tty's add_echo_byte(): the byte,
+  // smp_wmb(), echo_head++), twice in a row when a helper is called twice.
+  bool Stored = false, Published = false;
   for (const CFGBlock *B : Rpo)
-    for (const Event &Ev : T.Blocks[B->getBlockID()].Events)
-      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Key == Key &&
-          Ev.Increment)
-        return Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel;
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
+      if (Write && Ev.Key == Key && Ev.Increment)
+        return Published || Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel;
+      if (Write && Ev.Key != Key && (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()))
+        Stored = true;
+      else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && Stored)
+        Published = true;
+    }
   return false;
 }
 
 /// Some path runs increment of Key, a store to other non-local data, and
 /// another increment of Key, in that order (by reverse post-order).
-bool FunctionClassifier::bracketsStores(int Key) const {
-  enum { BeforeFirst, AfterInc, AfterStore } Phase = BeforeFirst;
+bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
+  // Over the CFG's paths (a loop's body may come after its exit in reverse
+  // post-order): an increment, a store to other non-local data, and another
+  // increment. State per block entry, joined by "on some path".
+  struct St {
+    bool Open = false, Stored = false, Fence = false;
+    bool operator==(const St &O) const {
+      return Open == O.Open && Stored == O.Stored && Fence == O.Fence;
+    }
+  };
+  const CFG &G = *T.Cfg;
+  std::vector<St> In(G.getNumBlockIDs());
+  std::vector<bool> Queued(G.getNumBlockIDs());
+  std::deque<const CFGBlock *> Work(Rpo.begin(), Rpo.end());
   for (const CFGBlock *B : Rpo)
+    Queued[B->getBlockID()] = true;
+  unsigned Steps = 0;
+  while (!Work.empty() && ++Steps < 20000) {
+    const CFGBlock *B = Work.front();
+    Work.pop_front();
+    Queued[B->getBlockID()] = false;
+    St S = In[B->getBlockID()];
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
       bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
       if (Write && Ev.Key == Key && Ev.Increment) {
-        if (Phase == AfterStore)
+        if (S.Stored) {
+          if (Fenced)
+            *Fenced = S.Fence;
           return true;
-        Phase = AfterInc;
-      } else if (Write && Phase == AfterInc && Ev.Key != Key &&
+        }
+        S = St{true, false, false};
+      } else if (Write && S.Open && Ev.Key != Key &&
                  (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal())) {
-        Phase = AfterStore;
+        S.Stored = true;
+      } else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && S.Open) {
+        S.Fence = true;
       }
     }
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ)
+        continue;
+      St &N = In[Succ->getBlockID()];
+      St J{N.Open || S.Open, N.Stored || S.Stored, N.Fence || S.Fence};
+      if (!(J == N)) {
+        N = J;
+        if (!Queued[Succ->getBlockID()]) {
+          Queued[Succ->getBlockID()] = true;
+          Work.push_back(Succ);
+        }
+      }
+    }
+  }
   return false;
 }
 
@@ -1375,9 +1424,8 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
     }
     if (E.Key >= 0) {
       Ev.Key = Mapped(E.Key);
-      if (Ev.Key < 0 && E.Kind != EventKind::Store && E.Kind != EventKind::RMW &&
-          E.Kind != EventKind::Lock && E.Kind != EventKind::Unlock)
-        continue; // a counter or a load of the helper's own
+      if (Ev.Key < 0 && E.Kind != EventKind::Lock && E.Kind != EventKind::Unlock)
+        continue; // the helper's own memory (or through its own pointers)
     }
     bool Value = E.Kind == EventKind::Load || E.Kind == EventKind::ReadBegin ||
                  E.Kind == EventKind::ReadRetry || E.Kind == EventKind::ReadBeginOrLock;
@@ -1602,7 +1650,9 @@ void FunctionClassifier::run(const Stmt *Body) {
   bool OrdersLoads = false;
   for (BlockEvents &BE : T.Blocks)
     for (Event &Ev : BE.Events)
-      if ((Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdLL)) ||
+      // A full barrier alone is a change detector's or Dekker's
+      // (srcu_might_be_idle(): smp_mb() between two reads of gp_seq).
+      if ((Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdLL) && Ev.Bits != OrdFull) ||
           (Ev.Kind == EventKind::Load && T.OpenReaders.count(Ev.Key) &&
            Ev.Ord >= Order::Acquire))
         OrdersLoads = true;
@@ -1669,8 +1719,12 @@ void FunctionClassifier::run(const Stmt *Body) {
     // location that bracket stores to other shared data, in a function with
     // a write barrier or a release (the article's WRITE_ONCE(sc, sc + 1)
     // ... release(&sc); KVM's steal time: if (st->v & 1) ... st->v += 1).
-    bool Protocol = (Marked.count(Key) || OddTested) && AnyWriteOrdering &&
-                    bracketsStores(Key) && !opensWithRelease(Key);
+    // Plain increments count when a write barrier runs between them (the
+    // writer that ordered one side and forgot the other).
+    bool Fenced = false;
+    bool Brackets = bracketsStores(Key, &Fenced);
+    bool Protocol = (Marked.count(Key) || OddTested || Fenced) && AnyWriteOrdering &&
+                    Brackets && !opensWithRelease(Key);
     // A location another function of the TU uses as a counter needs only
     // the bracketing: this writer may be the one that forgot its barrier.
     bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
@@ -1852,7 +1906,10 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
         case EventKind::RMW:
         case EventKind::CounterInc: {
           if (Ev.Key < 0) {
-            R.WritesGlobal = true;
+            // A helper's store through its own pointer, seen through: the
+            // helper's summary (its Call) said what it writes before.
+            if (!Ev.Via)
+              R.WritesGlobal = true;
             break;
           }
           const LocationKey &K = T->key(Ev.Key);
@@ -2043,7 +2100,7 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
   };
   DenseMap<int, Count> Counts;
   unsigned ExclBegin = 0, ExclEnd = 0;
-  bool AnyRelevant = false, Accessor = false, PartialAccess = false;
+  bool AnyRelevant = false, Accessor = false, PartialAccess = false, SideEffects = false;
   for (const CFGBlock *B : reversePostOrder(G)) {
     bool Every = DT.dominates(B, Exit);
     for (const Event &E : T->Blocks[B->getBlockID()].Events) {
@@ -2056,7 +2113,12 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
         Keep = false;
         break;
       case EventKind::Call:
-        break; // ordering and side effects as the callee's summary says
+        // A wrapper of a side effect (a logging or freeing helper) is seen
+        // through when it is tiny; a bigger function that frees or logs
+        // somewhere (dput()) is judged by its summary, as before.
+        if (E.SideEffect)
+          SideEffects = true;
+        break;
       case EventKind::Barrier:
         Relevant = E.Bits != 0;
         break;
@@ -2119,7 +2181,7 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
       if (!Every) {
         if (Relevant)
           return nullptr; // on some paths only: cannot be one event list
-        PartialAccess |= IsAccess;
+        PartialAccess |= IsAccess || (E.Kind == EventKind::Call && E.SideEffect);
         continue;
       }
       Accessor |= IsAccess;
@@ -2172,7 +2234,8 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
     return nullptr;
   // An accessor (marked loads and stores only) is seen through when all
   // of them run on every path.
-  if (!AnyRelevant && (!Accessor || PartialAccess))
+  bool Wrapper = SideEffects && !PartialAccess && H->Events.size() <= 4;
+  if (!AnyRelevant && !Wrapper && (!Accessor || PartialAccess))
     return nullptr;
   H->GetterOnly = !AnyRelevant;
   H->ReturnVar = RetVar;
@@ -2233,11 +2296,11 @@ bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,
   // A call inside a helper seen through: its arguments are the helper's,
   // so only what it does to globals is known here.
   if (E.Via)
-    return summary(E.Callee).WritesGlobal || summary(E.Callee).SideEffect;
+    return summary(E.Callee).WritesGlobal;
   // Kernel read sections call helpers that take references, lock and
   // unlock around their own data: only writes to global variables count.
   const FunctionSummary &S = summary(E.Callee);
-  if (S.WritesGlobal || S.SideEffect)
+  if (S.WritesGlobal)
     return true;
   if (!S.WritesParams)
     return false;
