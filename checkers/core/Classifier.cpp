@@ -2172,7 +2172,10 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
                                  T->OddCheckedKeys.count(E.Key) ||
                                  E.Ord == Order::Acquire));
         // A getter (return READ_ONCE(*p)): its load is the caller's.
-        IsAccess = !Relevant && E.Ord != Order::Plain;
+        // A getter returns its marked load; a helper that tests one and
+        // answers something else (list_empty(): READ_ONCE(head->next) ==
+        // head) stays a call.
+        IsAccess = !Relevant && E.Ord != Order::Plain && Returned;
         break;
       }
       }
