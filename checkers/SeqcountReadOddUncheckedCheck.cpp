@@ -45,10 +45,11 @@ public:
                            "is neither checked nor masked: the section can validate "
                            "data the writer is still changing; wait while the count "
                            "is odd, or mask the low bit with '& ~1'");
-      if (Recheck)
+      if (Recheck) {
         F.Notes.push_back({Recheck->Loc, "the section is validated here against the "
                                          "unchecked value"});
         viaNote(F, *Recheck);
+      }
       emit(F);
     }
   }
