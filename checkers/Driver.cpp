@@ -202,10 +202,14 @@ bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiMod
 class EventFinder : public RecursiveASTVisitor<EventFinder> {
 public:
   EventFinder(const MacroIndex &Macros) : Macros(Macros) {}
+  // typeof()/sizeof(type) in the kernel's macros: nothing runs there.
+  bool TraverseTypeLoc(TypeLoc) { return true; }
   bool Strong = false;      // can make a section on its own
   bool Weak = false;        // an unordered ONCE-style API function call
   bool CounterLike = false; // x++, x += 1, v + 1, v & 1, v & ~1, v % 2
   bool CounterParity = false; // the low bit of a counter-named value tested
+  bool IntParamCompare = false; // == or != with an integer parameter
+  llvm::SmallVector<const FunctionDecl *, 8> Callees; // defined, not APIs
 
   bool VisitStmt(Stmt *S) {
     if (isa<AtomicExpr>(S))
@@ -240,73 +244,93 @@ public:
           }
         }
     }
+    if (auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)
+        for (const Expr *E : {BO->getLHS(), BO->getRHS()})
+          if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+            if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
+              if (P->getType()->isIntegerType())
+                IntParamCompare = true;
     if (auto *CE = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *F = calleeOf(CE))
-        if (const IdentifierInfo *II = F->getIdentifier()) {
-          StringRef N = II->getName();
-          if (N.contains("atomic_thread_fence") || N.contains("atomic_signal_fence") ||
-              N.starts_with("__sync_"))
+      if (const FunctionDecl *F = calleeOf(CE)) {
+        const IdentifierInfo *II = F->getIdentifier();
+        StringRef N = II ? II->getName() : StringRef();
+        const ApiEntry *E = II ? Macros.model().lookup(N) : nullptr;
+        if (N.contains("atomic_thread_fence") || N.contains("atomic_signal_fence") ||
+            N.starts_with("__sync_"))
+          return strong();
+        if (E) {
+          if (MacroIndex::isStrong(*E))
             return strong();
-          if (const ApiEntry *E = Macros.model().lookup(N)) {
-            if (MacroIndex::isStrong(*E))
-              return strong();
-            Weak = true;
-          }
+          Weak = true;
+        } else if (F->hasBody() && !llvm::is_contained(Callees, F)) {
+          Callees.push_back(F);
         }
+      }
     return true;
   }
 
 private:
   bool strong() {
     Strong = true;
-    return false; // stop the traversal
+    return true; // the callees are still wanted
   }
   const MacroIndex &Macros;
 };
 
-/// Does FD need a CFG? Only if it can hold a seqcount section (or, when a
-/// check about marked accesses is on, any marked access at all).
-bool worthAnalysing(const FunctionDecl *FD, const MacroIndex &Macros, CheckScope Scope) {
-  if (Scope == CheckScope::AllFunctions)
-    return true;
-  bool AnyMarked = Scope == CheckScope::MarkedAccesses;
-  SourceRange Body = FD->getBody()->getSourceRange();
-  if (Macros.hasInstanceIn(Body, /*StrongOnly=*/!AnyMarked))
-    return true;
-  EventFinder Finder(Macros);
-  Finder.TraverseStmt(FD->getBody());
-  if (Finder.Strong)
-    return true;
-  bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
-  // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
-  // step or a low-bit test somewhere.
-  return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.CounterParity;
-}
-
-/// FD's body compares something with one of its integer parameters
-/// (`return READ_ONCE(s->seq) != start;`).
-bool comparesWithIntParam(const FunctionDecl *FD) {
-  bool IntParam = false;
-  for (const ParmVarDecl *P : FD->parameters())
-    IntParam |= P->getType()->isIntegerType();
-  if (!IntParam)
-    return false;
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitBinaryOperator(BinaryOperator *BO) {
-      if (BO->getOpcode() != BO_EQ && BO->getOpcode() != BO_NE)
-        return true;
-      for (const Expr *E : {BO->getLHS(), BO->getRHS()})
-        if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-          if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
-            if (P->getType()->isIntegerType())
-              Found = true;
-      return !Found;
+/// What one walk of a function body tells (cached: the driver asks for a
+/// function itself, and for it as the callee of others).
+class FunctionFacts {
+public:
+  explicit FunctionFacts(const MacroIndex &Macros) : Macros(Macros) {}
+  const EventFinder &of(const FunctionDecl *FD) {
+    std::unique_ptr<EventFinder> &F = Cache[FD];
+    if (!F) {
+      F = std::make_unique<EventFinder>(Macros);
+      F->TraverseStmt(FD->getBody());
     }
-  } F;
-  F.TraverseStmt(FD->getBody());
-  return F.Found;
-}
+    return *F;
+  }
+
+  /// Does FD need a CFG? Only if it can hold a seqcount section (or, when a
+  /// check about marked accesses is on, any marked access at all).
+  bool worthAnalysing(const FunctionDecl *FD, CheckScope Scope) {
+    if (Scope == CheckScope::AllFunctions)
+      return true;
+    bool AnyMarked = Scope == CheckScope::MarkedAccesses;
+    SourceRange Body = FD->getBody()->getSourceRange();
+    if (Macros.hasInstanceIn(Body, /*StrongOnly=*/!AnyMarked))
+      return true;
+    const EventFinder &Finder = of(FD);
+    if (Finder.Strong)
+      return true;
+    bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
+    // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
+    // step or a low-bit test somewhere.
+    return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.CounterParity;
+  }
+
+  /// FD calls a helper of the TU with an effect on sections, locks or
+  /// ordering (so FD is worth a CFG though it names nothing seqlint knows).
+  bool callsHelper(const FunctionDecl *FD, Classifier &Cl) {
+    auto [It, New] = Calls.try_emplace(FD, 0);
+    if (!New)
+      return It->second == 1;
+    bool Found = false;
+    for (const FunctionDecl *F : of(FD).Callees)
+      if (F != FD && Cl.helperEffect(F)) {
+        Found = true;
+        break;
+      }
+    Calls[FD] = Found ? 1 : 2;
+    return Found;
+  }
+
+private:
+  const MacroIndex &Macros;
+  DenseMap<const FunctionDecl *, std::unique_ptr<EventFinder>> Cache;
+  DenseMap<const FunctionDecl *, char> Calls; // 1 yes, 2 no
+};
 
 /// Every function definition in the TU: C functions, C++ methods and
 /// lambdas (templates are skipped as dependent; instantiations are not
@@ -319,8 +343,11 @@ public:
       Out.push_back(FD);
     return true;
   }
-  // Declarations only: function bodies are walked later, and only once.
+  // Declarations only: function bodies are walked later, and only once;
+  // types and parameters hold no function definition.
   bool TraverseStmt(Stmt *) { return true; }
+  bool TraverseTypeLoc(TypeLoc) { return true; }
+  bool TraverseParmVarDecl(ParmVarDecl *) { return true; }
 
 private:
   std::vector<const FunctionDecl *> &Out;
@@ -485,18 +512,19 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   Classifier Cl(Ctx, Macros, Model);
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
+  FunctionFacts Facts(Macros);
   Cl.setHelperFilter([&](const FunctionDecl *FD) -> int {
     if (!shouldAnalyse(FD, SM, Model))
       return 0;
-    if (worthAnalysing(FD, Macros, CheckScope::Sections))
+    if (Facts.worthAnalysing(FD, CheckScope::Sections))
       return 2;
-    bool Marked = worthAnalysing(FD, Macros, CheckScope::MarkedAccesses);
+    bool Marked = Facts.worthAnalysing(FD, CheckScope::MarkedAccesses);
     // READ_ONCE() alone: a retry helper (a load compared with an integer
     // parameter); otherwise maybe a getter, looked into only from a
     // function being analysed.
-    if (Marked && comparesWithIntParam(FD))
+    if (Marked && Facts.of(FD).IntParamCompare)
       return 2;
-    if (Cl.callsHelper(FD))
+    if (Facts.callsHelper(FD, Cl))
       return 2;
     return Marked ? 1 : 0;
   });
@@ -527,7 +555,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!worthAnalysing(FD, Macros, Scope) && !Cl.callsHelper(FD)) {
+    if (!Facts.worthAnalysing(FD, Scope) && !Facts.callsHelper(FD, Cl)) {
       Skipped.push_back(FD);
       continue;
     }

@@ -286,6 +286,8 @@ private:
   DenseMap<const MacroInstance *, const Stmt *> Roots;
   DenseMap<const MacroInstance *, const Stmt *> Anchors;
   DenseMap<const Stmt *, int> LoadNodes; // node -> key it loads
+  DenseMap<std::pair<const MacroInstance *, const Stmt *>, SmallVector<const Expr *, 4>>
+      ArgsCache; // instanceArgs()
 };
 
 SourceLocation FunctionClassifier::reportLoc(const Stmt *S) const {
@@ -344,6 +346,12 @@ const Stmt *FunctionClassifier::anchorOf(const MacroInstance *I, const Stmt *S) 
 /// used only when nothing else is found).
 SmallVector<const Expr *, 4> FunctionClassifier::instanceArgs(const MacroInstance *I,
                                                              const Stmt *Root) {
+  // The walk goes through the whole expansion (READ_ONCE() is a large
+  // statement expression) and loadedKey() asks again for every use of the
+  // value: once per instance and root.
+  auto Cached = ArgsCache.find({I, Root});
+  if (Cached != ArgsCache.end())
+    return Cached->second;
   unsigned N = I->Args.size();
   SmallVector<const Expr *, 4> Found(N, nullptr), Unevaluated(N, nullptr);
   if (N == 0)
@@ -393,6 +401,7 @@ SmallVector<const Expr *, 4> FunctionClassifier::instanceArgs(const MacroInstanc
   for (unsigned A = 0; A != N; ++A)
     if (!Found[A])
       Found[A] = Unevaluated[A];
+  ArgsCache[{I, Root}] = Found;
   return Found;
 }
 
@@ -2265,29 +2274,6 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
   H->LoadComparedEqual = RS.AnyEqualWithParam;
   H->Usable = true;
   return Getters || !H->GetterOnly ? H : nullptr;
-}
-
-bool Classifier::callsHelper(const FunctionDecl *FD) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def)
-    return false;
-  auto [It, New] = CallsHelper.try_emplace(Def, 0);
-  if (!New)
-    return It->second == 1;
-  bool Found = false;
-  std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S, unsigned D) {
-    if (!S || Found || D > 200)
-      return;
-    if (const auto *CE = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *F = calleeOf(CE))
-        if (F != Def && helperEffect(F))
-          Found = true;
-    for (const Stmt *C : S->children())
-      Walk(C, D + 1);
-  };
-  Walk(Def->getBody(), 0);
-  CallsHelper[Def] = Found ? 1 : 2;
-  return Found;
 }
 
 bool Classifier::callHasSideEffects(const FunctionTrace &T, const Event &E,

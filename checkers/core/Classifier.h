@@ -118,8 +118,6 @@ public:
   /// With Getters, a helper that only returns a marked load counts too
   /// (asked when a function being analysed calls it).
   const HelperEffect *helperEffect(const clang::FunctionDecl *FD, bool Getters = false);
-  /// FD's body calls a helper with an effect.
-  bool callsHelper(const clang::FunctionDecl *FD);
   /// FD's effect was spliced into some caller the TU analysed: what it does
   /// is judged at those calls.
   bool seenThrough(const clang::FunctionDecl *FD) const {
@@ -162,7 +160,6 @@ private:
   std::function<int(const clang::FunctionDecl *)> HelperFilter;
   unsigned HelperDepth = 0;
   llvm::DenseSet<const clang::FunctionDecl *> SeenThrough;
-  llvm::DenseMap<const clang::FunctionDecl *, char> CallsHelper; // 1 yes, 2 no
 };
 
 /// The reachable blocks of G from the entry, each after its predecessors
