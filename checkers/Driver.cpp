@@ -202,8 +202,9 @@ bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiMod
 class EventFinder : public RecursiveASTVisitor<EventFinder> {
 public:
   EventFinder(const MacroIndex &Macros) : Macros(Macros) {}
-  // typeof()/sizeof(type) in the kernel's macros: nothing runs there.
-  bool TraverseTypeLoc(TypeLoc) { return true; }
+  // typeof()/sizeof(type) in the kernel's macros: nothing runs there
+  // (LLVM 22 passes a second argument, TraverseQualifier).
+  template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
   bool Strong = false;      // can make a section on its own
   bool Weak = false;        // an unordered ONCE-style API function call
   bool CounterLike = false; // x++, x += 1, v + 1, v & 1, v & ~1, v % 2
@@ -346,7 +347,8 @@ public:
   // Declarations only: function bodies are walked later, and only once;
   // types and parameters hold no function definition.
   bool TraverseStmt(Stmt *) { return true; }
-  bool TraverseTypeLoc(TypeLoc) { return true; }
+  // (LLVM 22 passes a second argument, TraverseQualifier.)
+  template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
   bool TraverseParmVarDecl(ParmVarDecl *) { return true; }
 
 private:
