@@ -44,6 +44,9 @@ struct CounterState {
   const Event *WOpenBegin = nullptr;
   const Event *WEntryEnd = nullptr; // the end that closed the caller's section
   const Event *RBegin = nullptr, *RLoad = nullptr;
+  // A lock taken inside the open read section and not released since (on
+  // some path): a retry takes it again.
+  const Event *RLock = nullptr;
   // Targets accumulated into (+=, ++) in the current read attempt, and those
   // whose accumulated value a retry carried back into the next attempt: a
   // local (its VarDecl) or the caller's memory through a parameter (its key,
@@ -59,7 +62,7 @@ struct CounterState {
            WUnordered == O.WUnordered && RNeedBarrier == O.RNeedBarrier &&
            RUnordered == O.RUnordered && WBegin == O.WBegin && WStore == O.WStore &&
            WOpenBegin == O.WOpenBegin && RBegin == O.RBegin && RLoad == O.RLoad &&
-           WBad == O.WBad && RBad == O.RBad &&
+           WBad == O.WBad && RBad == O.RBad && RLock == O.RLock &&
            RAccum == O.RAccum &&
            RCarried == O.RCarried;
   }
@@ -145,6 +148,32 @@ bool whileOdd(const FunctionTrace &T, const Event &Begin, const Event &Load) {
   return false;
 }
 
+/// The retry E is, by itself, the condition of a loop (`while (retry)`,
+/// `} while (READ_ONCE(s->seq) != v)`): not combined with && or ||, which
+/// may stop retrying once a lock is held.
+bool retriesLoopImpl(const FunctionTrace &T, const Event &E) {
+  if (!T.PM || !E.S)
+    return false;
+  const Stmt *Child = E.S;
+  for (const Stmt *P = T.PM->getParent(Child); P; Child = P, P = T.PM->getParent(P)) {
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return Child == D->getCond();
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return Child == W->getCond();
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return Child == F->getCond();
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isLogicalOp())
+        return false;
+      continue;
+    }
+    if (isa<Expr>(P))
+      continue;
+    return false;
+  }
+  return false;
+}
+
 bool contains(const std::vector<uintptr_t> &S, uintptr_t V) {
   return std::binary_search(S.begin(), S.end(), V);
 }
@@ -193,6 +222,7 @@ void joinInto(State &Into, const State &From, bool FromBranch) {
     A.RBad = pick(A.RBad, B.RBad);
     A.WStore = A.WUnordered ? pick(A.WStore, B.WStore) : nullptr;
     A.RBegin = pick(A.RBegin, B.RBegin);
+    A.RLock = pick(A.RLock, B.RLock);
     A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
     unite(A.RAccum, B.RAccum);
     unite(A.RCarried, B.RCarried);
@@ -562,6 +592,11 @@ private:
             C->RBegin->Kind == EventKind::ReadBegin && C->RBegin->Var &&
             C->RBegin->Var == E.Var && postDominates(E, *C->RBegin))
           Obs.readRetrySomePaths(T, E.Key, E, *C->RBegin);
+        // A lock taken in the section and still held where the retry loops
+        // back: the next attempt takes it again (and spins on itself).
+        if (Report && C->RLock && C->RBegin && C->R != Tri::Closed && retriesLoopImpl(T, E))
+          Obs.readSideEffect(T, E.Key, *C->RBegin, *C->RLock);
+        C->RLock = nullptr;
         // What this attempt accumulated survives into the next one.
         unite(C->RCarried, C->RAccum);
         C->RAccum.clear();
@@ -580,6 +615,8 @@ private:
       // rest exclusive; any lock acquisition orders later loads.
       for (unsigned I = 0; I != S.C.size(); ++I) {
         CounterState &C = S.C[I];
+        if (Counters[I] != E.Key && E.Key >= 0 && C.R != Tri::Closed && !C.RLock)
+          C.RLock = &E;
         if (Counters[I] == E.Key)
           C.R = Tri::Closed;
         C.RNeedBarrier = C.RUnordered = false;
@@ -587,6 +624,9 @@ private:
       }
       break;
     case EventKind::Unlock:
+      for (CounterState &C : S.C)
+        if (C.RLock && C.RLock->Key == E.Key)
+          C.RLock = nullptr;
       break;
     case EventKind::Call: {
       bool ReadBarrier = true; // unknown callee: assume it may order
