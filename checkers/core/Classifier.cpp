@@ -1560,7 +1560,8 @@ public:
     };
     bool Odd = false;
     if (BO->getOpcode() == BO_And)
-      Odd = isIntLiteral(BO->getRHS(), Ctx, 1) || isClearLowBitMask(BO->getRHS(), Ctx);
+      Odd = isIntLiteral(BO->getRHS(), Ctx, 1) || isClearLowBitMask(BO->getRHS(), Ctx) ||
+            isTopBit(BO->getRHS(), BO->getLHS());
     if (BO->getOpcode() == BO_Rem)
       Odd = isIntLiteral(BO->getRHS(), Ctx, 2);
     if (Odd)
@@ -1572,6 +1573,24 @@ public:
   }
 
 private:
+  /// M is the top bit of V's type: an update-in-progress flag where the
+  /// odd bit would be (Xen's runstate: XEN_RUNSTATE_UPDATE, 1ULL << 63).
+  bool isTopBit(const Expr *M, const Expr *V) const {
+    if (!M || !V || M->isValueDependent())
+      return false;
+    Expr::EvalResult R;
+    if (!M->EvaluateAsInt(R, Ctx))
+      return false;
+    QualType Ty = V->IgnoreParenImpCasts()->getType();
+    if (!Ty->isIntegerType())
+      return false;
+    uint64_t Width = Ctx.getTypeSize(Ty);
+    if (Width < 16 || Width > 64)
+      return false;
+    const llvm::APSInt &X = R.Val.getInt();
+    return X.getActiveBits() == Width && X.popcount() == 1;
+  }
+
   FunctionTrace &T;
   ASTContext &Ctx;
   std::function<int(const Expr *)> LoadedKey;
