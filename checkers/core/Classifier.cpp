@@ -701,23 +701,29 @@ int FunctionClassifier::loadedKey(const Expr *E) {
 /// Value is `p + 1` or `p + 2` for an integer parameter p: an increment
 /// when the caller passes a copy of the count (cal_bump(c, e) with
 /// e = c->era).
-static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
+/// X when Value is `X + 1` or `X + 2` (either way round): a count's next
+/// value, odd or even.
+static const Expr *steppedFrom(const Expr *Value, ASTContext &Ctx) {
   if (!Value)
     return nullptr;
   const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
   if (!BO || BO->getOpcode() != BO_Add)
     return nullptr;
   for (int Step : {1, 2}) {
-    const Expr *Other = isIntLiteral(BO->getRHS(), Ctx, Step)   ? BO->getLHS()
-                        : isIntLiteral(BO->getLHS(), Ctx, Step) ? BO->getRHS()
-                                                                : nullptr;
-    if (!Other)
-      continue;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(Other->IgnoreParenImpCasts()))
+    if (isIntLiteral(BO->getRHS(), Ctx, Step))
+      return BO->getLHS();
+    if (isIntLiteral(BO->getLHS(), Ctx, Step))
+      return BO->getRHS();
+  }
+  return nullptr;
+}
+
+static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
+  if (const Expr *X = steppedFrom(Value, Ctx))
+    if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
       if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl()))
         if (P->getType()->isIntegerType())
           return P;
-  }
   return nullptr;
 }
 
@@ -745,16 +751,8 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
       auto Inc = IncCopyOf.find(V);
       return Inc != IncCopyOf.end() && Inc->second == Key;
     }
-  const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
-  if (!BO || BO->getOpcode() != BO_Add)
-    return false;
-  for (int Step : {1, 2}) {
-    if (isIntLiteral(BO->getRHS(), Ctx, Step))
-      return IsCount(BO->getLHS());
-    if (isIntLiteral(BO->getLHS(), Ctx, Step))
-      return IsCount(BO->getRHS());
-  }
-  return false;
+  const Expr *From = steppedFrom(Value, Ctx);
+  return From && IsCount(From);
 }
 
 bool FunctionClassifier::isConstant(const Expr *E) const {
@@ -898,18 +896,11 @@ void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
   else
     CopyOf.erase(V);
   IncCopyOf.erase(V);
-  if (const auto *BO = dyn_cast<BinaryOperator>(Init->IgnoreParenImpCasts());
-      BO && BO->getOpcode() == BO_Add)
-    for (int Step : {1, 2}) {
-      const Expr *Other = isIntLiteral(BO->getRHS(), Ctx, Step)   ? BO->getLHS()
-                          : isIntLiteral(BO->getLHS(), Ctx, Step) ? BO->getRHS()
-                                                                  : nullptr;
-      int K = Other ? loadedKey(Other) : -1;
-      if (K >= 0 && !T.Keys[K].isLocal()) {
-        IncCopyOf[V] = K;
-        break;
-      }
-    }
+  if (const Expr *From = steppedFrom(Init, Ctx)) {
+    int K = loadedKey(From);
+    if (K >= 0 && !T.Keys[K].isLocal())
+      IncCopyOf[V] = K;
+  }
   const Expr *X = Init->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(X))
     if (BO->getOpcode() == BO_And) {
