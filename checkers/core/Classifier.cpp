@@ -1180,12 +1180,12 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     Ev.Ord = BO->getLHS()->getType()->isAtomicType() ? Order::SeqCst
              : BO->getLHS()->getType().isVolatileQualified() ? Order::Once
                                                              : Order::Plain;
-    if (BO->getOpcode() == BO_Assign)
+    if (BO->getOpcode() == BO_Assign) {
       Ev.Increment = isIncrementOf(BO->getRHS(), K);
-    if (BO->getOpcode() == BO_Assign && !Ev.Increment)
-      Ev.IncParam = incrementedParam(BO->getRHS(), Ctx);
-    else
+      Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(BO->getRHS(), Ctx);
+    } else {
       Ev.Increment = BO->getOpcode() == BO_AddAssign && isIntLiteral(BO->getRHS(), Ctx, 1);
+    }
     B.Events.push_back(Ev);
     return;
   }

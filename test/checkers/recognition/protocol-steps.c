@@ -109,3 +109,14 @@ void steal_record_bad(struct steal *st, unsigned long d)
 	smp_wmb();
 	WRITE_ONCE(st->v, st->v + 1);
 }
+
+/* `x = x + 1` written out as a plain assignment is an increment too. */
+struct pstate { unsigned int seq; int a; };
+
+void pstate_set(struct pstate *p, int a)
+{
+	p->seq = p->seq + 1;
+	p->a = a; // expected-warning {{store to 'p->a' is not ordered after the odd increment of seqcount 'p->seq'}}
+	smp_wmb();
+	p->seq = p->seq + 1;
+}
