@@ -267,6 +267,7 @@ private:
   void useOf(const Stmt *Node, Event &Ev);
   int loadedKey(const Expr *E);
   bool isIncrementOf(const Expr *Value, int Key);
+  bool holdsCount(const Expr *X, int Key);
   SourceLocation reportLoc(const Stmt *S) const;
 
   Classifier &C;
@@ -516,6 +517,11 @@ void FunctionClassifier::useOf(const Stmt *Node, Event &Ev) {
   }
 }
 
+/// How a variable appears in a key's text: unique per declaration.
+static std::string varTag(const VarDecl *V) {
+  return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
+}
+
 bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Text,
                                   int Depth) {
   if (Depth > 16)
@@ -536,7 +542,7 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
       K.Storage = LocationKey::Local;
     else
       K.Storage = LocationKey::Global;
-    Text += V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
+    Text += varTag(V);
     // A local or parameter that is a pointer: its pointee is not local.
     return true;
   }
@@ -637,13 +643,7 @@ int FunctionClassifier::keyOf(const Expr *E, bool IsPointer) {
     return -1;
   }
   K.Text = Text;
-  auto It = T.KeyIndex.find(Text);
-  if (It != T.KeyIndex.end())
-    return It->second;
-  int Idx = T.Keys.size();
-  T.Keys.push_back(K);
-  T.KeyIndex[Text] = Idx;
-  return Idx;
+  return internKey(K);
 }
 
 /// If E (a value) is a load of some location, the key; -1 otherwise. Local
@@ -696,11 +696,6 @@ int FunctionClassifier::loadedKey(const Expr *E) {
   return -1;
 }
 
-/// Value is `X + 1` (or 1 + X) where X is a load of Key; `X + 2` where X
-/// was loaded before the odd increment closes the section.
-/// Value is `p + 1` or `p + 2` for an integer parameter p: an increment
-/// when the caller passes a copy of the count (cal_bump(c, e) with
-/// e = c->era).
 /// X when Value is `X + 1` or `X + 2` (either way round): a count's next
 /// value, odd or even.
 static const Expr *steppedFrom(const Expr *Value, ASTContext &Ctx) {
@@ -718,6 +713,9 @@ static const Expr *steppedFrom(const Expr *Value, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// Value is `p + 1` or `p + 2` for an integer parameter p: an increment
+/// when the caller passes a copy of the count (cal_bump(c, e) with
+/// e = c->era).
 static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
   if (const Expr *X = steppedFrom(Value, Ctx))
     if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
@@ -727,24 +725,27 @@ static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// X is the count Key itself, or a local that holds its value (w = hdr->w;
+/// ... store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)) or its next value.
+bool FunctionClassifier::holdsCount(const Expr *X, int Key) {
+  if (loadedKey(X) == Key)
+    return true;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      auto It = CopyOf.find(V);
+      if (It != CopyOf.end() && It->second == Key)
+        return true;
+      auto Inc = IncCopyOf.find(V);
+      return Inc != IncCopyOf.end() && Inc->second == Key;
+    }
+  return false;
+}
+
+/// Value is `X + 1` (or 1 + X) where X holds the count Key; `X + 2` where X
+/// was loaded before the odd increment closes the section.
 bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   if (!Value || Key < 0)
     return false;
-  // The count itself, or a local that holds its value (w = hdr->w; ...
-  // store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)).
-  auto IsCount = [&](const Expr *X) {
-    if (loadedKey(X) == Key)
-      return true;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
-        auto It = CopyOf.find(V);
-        if (It != CopyOf.end() && It->second == Key)
-          return true;
-        auto Inc = IncCopyOf.find(V);
-        return Inc != IncCopyOf.end() && Inc->second == Key;
-      }
-    return false;
-  };
   // s = x + 1; store(&x, s): the local holds the incremented count.
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
@@ -752,7 +753,7 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
       return Inc != IncCopyOf.end() && Inc->second == Key;
     }
   const Expr *From = steppedFrom(Value, Ctx);
-  return From && IsCount(From);
+  return From && holdsCount(From, Key);
 }
 
 bool FunctionClassifier::isConstant(const Expr *E) const {
@@ -1309,10 +1310,6 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
   }
 }
 
-static std::string varTag(const VarDecl *V) {
-  return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
-}
-
 int FunctionClassifier::internKey(const LocationKey &K) {
   auto It = T.KeyIndex.find(K.Text);
   if (It != T.KeyIndex.end())
@@ -1463,18 +1460,8 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
         (E.Kind == EventKind::Store || E.Kind == EventKind::RMW)) {
       Ev.IncParam = nullptr;
       const auto *P = cast<ParmVarDecl>(E.IncParam);
-      if (P->getFunctionScopeIndex() < CE->getNumArgs()) {
-        const Expr *A = CE->getArg(P->getFunctionScopeIndex());
-        bool Copy = loadedKey(A) == Ev.Key;
-        if (const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts()))
-          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
-            auto It = CopyOf.find(V);
-            Copy |= It != CopyOf.end() && It->second == Ev.Key;
-            auto Inc = IncCopyOf.find(V);
-            Copy |= Inc != IncCopyOf.end() && Inc->second == Ev.Key;
-          }
-        Ev.Increment = Copy;
-      }
+      if (P->getFunctionScopeIndex() < CE->getNumArgs())
+        Ev.Increment = holdsCount(CE->getArg(P->getFunctionScopeIndex()), Ev.Key);
     }
     if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
       T.Counters.insert(Ev.Key);
@@ -1997,25 +1984,15 @@ struct ReturnScan {
   ASTContext &Ctx;
   explicit ReturnScan(ASTContext &Ctx) : Ctx(Ctx) {}
 
-  static const Expr *strip(const Expr *E) {
-    while (true) {
-      E = E->IgnoreParenImpCasts();
-      if (const auto *CC = dyn_cast<CStyleCastExpr>(E)) {
-        E = CC->getSubExpr();
-        continue;
-      }
-      return E;
-    }
-  }
   static const VarDecl *localOf(const Expr *E) {
-    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(E)))
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts()))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
         if (V->hasLocalStorage() && !isa<ParmVarDecl>(V))
           return V;
     return nullptr;
   }
   static const ParmVarDecl *paramOf(const Expr *E) {
-    if (const auto *DR = dyn_cast<DeclRefExpr>(strip(E)))
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts()))
       return dyn_cast<ParmVarDecl>(DR->getDecl());
     return nullptr;
   }
@@ -2024,7 +2001,7 @@ struct ReturnScan {
       return;
     if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
       if (const Expr *R = RS->getRetValue()) {
-        const Expr *X = strip(R);
+        const Expr *X = R->IgnoreParenCasts();
         bool M = false;
         if (const auto *BO = dyn_cast<BinaryOperator>(X); BO && BO->getOpcode() == BO_And) {
           if (isClearLowBitMask(BO->getRHS(), Ctx)) {
@@ -2148,15 +2125,15 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
       case EventKind::ReadRetry:
       case EventKind::ReadBeginOrLock:
       case EventKind::ReadDone:
+      case EventKind::CounterInc:
+      case EventKind::Unlock:
+      case EventKind::Exclude:
+        Relevant = true;
+        break;
       case EventKind::Lock:
         // A trylock holds the lock on one outcome only: not one event list.
         if (StringRef(E.ApiName).contains_insensitive("trylock"))
           return nullptr;
-        Relevant = true;
-        break;
-      case EventKind::CounterInc:
-      case EventKind::Unlock:
-      case EventKind::Exclude:
         Relevant = true;
         break;
       case EventKind::Store:
@@ -2181,17 +2158,16 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
             (E.Use == ValueUse::Compared && IntParam(E.Var)) ||
             (E.Use == ValueUse::Assigned && E.Var && RS.ComparedWithParam.count(E.Var) &&
              IntParam(RS.ComparedWithParam.lookup(E.Var)));
-        // A begin helper returns a count it tested, masked or acquired (a
-        // plain getter is not one); a retry helper compares with its
-        // argument.
-        // An acquire getter is seen through too: a reader that validates
-        // its value later makes it a begin (one that forgot the odd test).
+        // A begin helper returns a count it tested or masked; a retry
+        // helper compares with its argument. An acquire getter counts too:
+        // a reader that validates its value later makes it a begin (one
+        // that forgot the odd test).
         Relevant = Validates ||
                    (Returned && (E.Masked || RS.Masked || T->OddCheckedVars.count(E.Var) ||
                                  T->OddCheckedKeys.count(E.Key) ||
                                  E.Ord == Order::Acquire));
-        // A getter (return READ_ONCE(*p)): its load is the caller's.
-        // A getter returns its marked load; a helper that tests one and
+        // A getter (return READ_ONCE(*p)): its load is the caller's. A
+        // getter returns its marked load; a helper that tests one and
         // answers something else (list_empty(): READ_ONCE(head->next) ==
         // head) stays a call.
         IsAccess = !Relevant && E.Ord != Order::Plain && Returned;

@@ -151,7 +151,7 @@ bool whileOdd(const FunctionTrace &T, const Event &Begin, const Event &Load) {
 /// The retry E is, by itself, the condition of a loop (`while (retry)`,
 /// `} while (READ_ONCE(s->seq) != v)`): not combined with && or ||, which
 /// may stop retrying once a lock is held.
-bool retriesLoopImpl(const FunctionTrace &T, const Event &E) {
+bool retriesLoop(const FunctionTrace &T, const Event &E) {
   if (!T.PM || !E.S)
     return false;
   const Stmt *Child = E.S;
@@ -594,7 +594,7 @@ private:
           Obs.readRetrySomePaths(T, E.Key, E, *C->RBegin);
         // A lock taken in the section and still held where the retry loops
         // back: the next attempt takes it again (and spins on itself).
-        if (Report && C->RLock && C->RBegin && C->R != Tri::Closed && retriesLoopImpl(T, E))
+        if (Report && C->RLock && C->RBegin && C->R != Tri::Closed && retriesLoop(T, E))
           Obs.readSideEffect(T, E.Key, *C->RBegin, *C->RLock);
         C->RLock = nullptr;
         // What this attempt accumulated survives into the next one.
