@@ -178,3 +178,41 @@ void unlock_then_store(struct msg *m, int a)
 	spin_unlock(&m->lock);
 	WRITE_ONCE(m->gen, 1);
 }
+
+/* n_tty: the producer's index is read before each buffer read, and each
+ * buffer read has its own smp_rmb() (in a helper): the second read of the
+ * index starts the next round, it does not recheck this one. */
+struct echo { unsigned int commit; unsigned char buf[64]; };
+
+static inline unsigned char echo_at(struct echo *e, unsigned int i)
+{
+	smp_rmb();
+	return e->buf[i & 63];
+}
+
+int echo_two(struct echo *e, unsigned int tail)
+{
+	unsigned char op, arg;
+
+	if (e->commit == tail + 1)
+		return -1;
+	op = echo_at(e, tail + 1);
+	if (e->commit == tail + 2)
+		return -1;
+	arg = echo_at(e, tail + 2);
+	return op + arg;
+}
+
+/* ring_buffer: the re-read after the barrier is arithmetic, not a test. */
+struct iter { unsigned long head, stamp, next; };
+
+unsigned long iter_next(struct iter *it, unsigned long *page_stamp)
+{
+	if (it->head > 4096)
+		return 0;
+	smp_rmb();
+	if (it->stamp != *page_stamp)
+		return 0;
+	it->next = it->head + 8;
+	return it->next;
+}
