@@ -15,11 +15,14 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "core/BarrierScan.h"
+#include "OneSided.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <map>
 
 using namespace clang;
 
@@ -81,52 +84,412 @@ public:
     emit(F);
   }
 
-  void functionDone(const FunctionTrace &T, Classifier &) override {
+  void functionDone(const FunctionTrace &T, Classifier &Cl) override {
+    bool StoreBarrier = false;
     forEachJudgedBarrier(T, [&](const Event &E, unsigned B, unsigned I) {
-      if (!InSection.count(&E))
-        judge(T, E, B, I);
+      if (!InSection.count(&E) && !judge(T, E, B, I))
+        noteStoreBuffering(T, E, B, I);
+      StoreBarrier |= (E.Bits & OrdSS) && !(E.Bits & OrdLS);
     });
+    // A consumer that reads a slot and then hands it back with only a
+    // store->store barrier before its index store (ring code, one side).
+    if (StoreBarrier) {
+      Evidence.add(T);
+      for (OsCandidate &Cand : scanOneSided(T, Cl, Evidence))
+        if (Cand.K == OsKind::RetireWrongKind &&
+            !Reported.count(Cand.At.Loc.getRawEncoding()))
+          Retires.push_back({retireFinding(Cand), std::move(Cand)});
+    }
+    // A release store orders what comes before it, not the loads after it.
+    for (unsigned B = 0; B != T.Blocks.size(); ++B) {
+      const std::vector<Event> &Ev = T.Blocks[B].Events;
+      for (unsigned I = 0; I != Ev.size(); ++I)
+        if (Ev[I].Kind == EventKind::Store && Ev[I].Ord == Order::Release &&
+            Ev[I].Key >= 0)
+          noteStoreBuffering(T, Ev[I], B, I);
+    }
     InSection.clear();
   }
 
+  void translationUnitDone(Classifier &Cl) override {
+    pairStoreBuffering(Cl);
+    for (auto &[F, Cand] : Retires)
+      if (osSupported(Cand, Evidence) && Reported.insert(F.Loc.getRawEncoding()).second)
+        emit(F);
+    Retires.clear();
+  }
+
+  Finding retireFinding(const OsCandidate &Cand) {
+    std::string Msg = barrierSpelling(Cand.At) + " orders stores only: the load of '" +
+                      Cand.DataName + "' before it is not ordered against the store "
+                      "to '" + Cand.IdName + "' after it, which hands the slot back "
+                      "to the producer (it can overwrite the slot while it is still "
+                      "being read); use smp_store_release() for that store, or smp_mb()";
+    Finding F = make(Cand.At, Msg);
+    F.Notes.push_back({Cand.Data.Loc, "the load of '" + Cand.DataName + "' is here"});
+    viaNote(F, Cand.Data);
+    F.Notes.push_back({Cand.Index.Loc, "the store to '" + Cand.IdName + "' is here"});
+    if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+      F.FixIts.push_back(*Fix);
+    return F;
+  }
+
 private:
-  void judge(const FunctionTrace &T, const Event &E, unsigned Block,
+  /// Judges one barrier of the function; true if it was reported (or is
+  /// a full barrier, or a helper of atomics, judged on their own terms).
+  bool judge(const FunctionTrace &T, const Event &E, unsigned Block,
              unsigned Index) {
     StringRef Name = E.ApiName;
     bool BeforeAtomic = Name.ends_with("mb__before_atomic");
     bool AfterAtomic = Name.ends_with("mb__after_atomic");
     if (BeforeAtomic || AfterAtomic) {
       judgeAtomicHelper(T, E, Block, Index, BeforeAtomic);
-      return;
+      return true;
     }
-    if (E.Bits == OrdFull)
-      return;
+    if (E.Bits & OrdSL)
+      return false; // a full barrier: a store-buffering side, maybe
     BarrierSide Before = scanBarrierSide(T, Block, Index, /*Forward=*/false);
     if (!Before.known())
-      return;
+      return false;
     BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true);
     if ((E.Bits & OrdSS) && !(E.Bits & OrdSL) &&
         judgeStoreThenLoad(T, E, Block, Index, Before, After))
-      return;
+      return true;
     if (!After.known())
-      return;
+      return false;
     // Before the function was called, the caller accessed memory that the
     // barrier orders too: ptr_ring's smp_wmb() after a few loads orders the
     // caller's stores of the data being queued. The caller's accesses after
     // the return are not counted: a barrier placed before accesses of this
     // function is meant for them.
     unsigned BeforeKinds = Before.Kinds;
-    if (Before.ReachedBoundary)
+    // ... unless the nearest access before the barrier on every path is a
+    // marked load that the function tests: a message-passing reader's
+    // flag, and the barrier is for the loads after it.
+    bool FlagTest = !Before.Nearest.empty() && !Before.NearestUnknown;
+    for (const BarrierAccess &A : Before.Nearest)
+      FlagTest &= A.Bits == AccLoad && A.Marked &&
+                  (A.E->Use == ValueUse::Condition || A.E->Use == ValueUse::Compared);
+    if (Before.ReachedBoundary && !FlagTest)
       BeforeKinds |= AccLoad | AccStore;
     unsigned Need = neededPairs(BeforeKinds, After.Kinds);
     if (!Need || (Need & E.Bits))
-      return;
+      return false;
+    // smp_wmb() before the step that closes a count this function opened
+    // (x_tables' recseq: `smp_wmb(); __this_cpu_add(seq, step)`, the enter
+    // helper having added `step`): the seqcount write end, store->store.
+    if ((E.Bits & OrdSS) && closesCount(T, After))
+      return false;
     // Right kind in the wrong place: barrier-misplaced reports it.
     if (misplacedWriteBarrier(T, E, Block, Index) ||
         misplacedReadBarrier(T, E, Block, Index))
-      return;
+      return true;
     // Messages and suggestions speak of the accesses the function shows.
     report(T, E, Before, After, neededPairs(Before.Kinds, After.Kinds));
+    return true;
+  }
+
+  //===--- Store buffering: two sides that each store, then load -------===//
+  //
+  // CPU 0 stores X and then loads Y; CPU 1 stores Y and then loads X (a
+  // waiter that sets "stalled" and re-checks the queue, a consumer that
+  // advances the tail and checks "stalled"). Unless both order the store
+  // before the load, both can read the old value and each misses the
+  // other. When one function of the TU puts a full barrier between the
+  // store of Y and the load of X, that is the other side written down:
+  // a write barrier or release store between X and Y in another function
+  // is the wrong kind.
+
+  struct SbAccess {
+    const Decl *Id = nullptr;
+    std::string Name;
+    SourceLocation Loc;
+  };
+  struct SbSide {
+    const FunctionDecl *FD = nullptr;
+    std::vector<SbAccess> Stores; // before the barrier
+    std::vector<SbAccess> Loads;  // after it, in this function
+    std::vector<std::pair<const FunctionDecl *, SourceLocation>> Calls; // after
+    bool Full = false;
+    Finding F; // partial: the finding, message still to write
+    std::string Spelling;
+    bool ReleaseStore = false;
+    bool Fixable = false;
+  };
+
+  /// The location an access touches, comparable across functions: the
+  /// field, or a global variable.
+  static const Decl *crossId(const FunctionTrace &T, const Event &E) {
+    if (E.Key < 0 || E.Kind == EventKind::Call)
+      return nullptr;
+    const LocationKey &K = T.key(E.Key);
+    if (K.isLocal())
+      return nullptr;
+    if (K.Field)
+      return K.Field;
+    if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
+      return K.Base;
+    return nullptr;
+  }
+
+  void noteStoreBuffering(const FunctionTrace &T, const Event &E, unsigned Block,
+                          unsigned Index) {
+    bool Release = E.Kind == EventKind::Store;
+    bool Full = !Release && (E.Bits & OrdSL);
+    if (!Release && !Full && !(E.Bits & OrdSS))
+      return; // smp_rmb(), an acquire fence: not a store's barrier
+    BarrierWindow Before = barrierWindow(T, Block, Index, /*Forward=*/false);
+    BarrierWindow After = barrierWindow(T, Block, Index, /*Forward=*/true);
+    if (Before.Lock || After.Lock)
+      return; // a lock orders both sides
+    SbSide S;
+    S.FD = T.FD;
+    S.Full = Full;
+    auto Add = [&](std::vector<SbAccess> &To, const Event &A) {
+      if (const Decl *Id = crossId(T, A))
+        To.push_back({Id, accessName(T, A), A.Loc});
+    };
+    if (Release)
+      Add(S.Stores, E);
+    for (const BarrierAccess &A : Before.Accesses)
+      if (A.Bits & AccStore)
+        Add(S.Stores, *A.E);
+    // Loads that can miss the other side's store: not the load half of a
+    // read-modify-write (a count's step, an atomic that sees the latest).
+    for (const BarrierAccess &A : After.Accesses)
+      if (A.Bits == AccLoad)
+        Add(S.Loads, *A.E);
+    for (const Event *C : After.Calls)
+      if (C->Callee)
+        S.Calls.push_back({C->Callee, C->Loc});
+    if (Release) // what it releases: the location the other side waits on
+      S.Stores.resize(std::min<size_t>(S.Stores.size(), 1));
+    if (S.Stores.empty() || (S.Loads.empty() && S.Calls.empty()))
+      return;
+    if (!Full) {
+      S.ReleaseStore = Release;
+      S.Spelling = Release ? "the release store to '" + accessName(T, E) + "'"
+                           : barrierSpelling(E);
+      S.F = make(E, "");
+      S.Fixable = !Release && isLinuxBarrierName(E.ApiName) && E.Loc.isFileID();
+      if (reportWaitqueuePeek(S, After))
+        return;
+    }
+    Sides.push_back(std::move(S));
+  }
+
+  /// The kernel's documented waker: `cond = true; smp_mb();
+  /// if (waitqueue_active(wq)) wake_up(wq);`. The waiter adds itself to the
+  /// queue, then (full barrier in set_current_state()) re-checks the
+  /// condition: a store-buffering pair whose other side is in
+  /// kernel/sched/wait.c. A write barrier or a release store before the
+  /// lockless peek at the queue lets its load pass the condition store.
+  bool reportWaitqueuePeek(SbSide &S, const BarrierWindow &After) {
+    for (const Event *C : After.Calls) {
+      if (!C->Callee || !C->Callee->getIdentifier())
+        continue;
+      StringRef N = C->Callee->getName();
+      if (N != "waitqueue_active" && N != "swait_active")
+        continue;
+      Finding F = std::move(S.F);
+      const SbAccess &X = S.Stores.front();
+      F.Message = unordered(S, X.Name, "the load of the wait queue in " + N.str() + "()") +
+                  ": a waiter that queues itself and then re-checks "
+                  "can miss the store while this side sees an empty queue, and "
+                  "nobody wakes it. " +
+                  (S.ReleaseStore ? "Add smp_mb() after the release store"
+                                  : "Use smp_mb()") +
+                  " (or wq_has_sleeper(), which has it)";
+      F.Notes.push_back({X.Loc, "the store to '" + X.Name + "' is here"});
+      F.Notes.push_back({C->Loc, N.str() + "() loads the wait queue's list here"});
+      if (S.Fixable)
+        if (auto Fix = renameAt(F.Loc, S.Spelling, "smp_mb"))
+          F.FixIts.push_back(*Fix);
+      emit(F);
+      return true;
+    }
+    return false;
+  }
+
+  /// "smp_wmb() does not order the store to 'x' before it against <Load>
+  /// after it", said of a release store as what it does not order.
+  static std::string unordered(const SbSide &S, StringRef Store, StringRef Load) {
+    if (S.ReleaseStore)
+      return "the release store to '" + Store.str() +
+             "' orders the accesses before it, not " + Load.str() + " after it";
+    return S.Spelling + " does not order the store to '" + Store.str() +
+           "' before it against " + Load.str() + " after it";
+  }
+
+  /// Replaces the token at Loc (spelled as the start of Spelling) with To.
+  std::optional<FixItHint> renameAt(SourceLocation Loc, StringRef Spelling,
+                                    StringRef To) const {
+    if (!Loc.isFileID())
+      return std::nullopt;
+    const SourceManager &SM = Ctx->Ctx->getSourceManager();
+    const LangOptions &LO = Ctx->Ctx->getLangOpts();
+    unsigned Len = Lexer::MeasureTokenLength(Loc, SM, LO);
+    StringRef Text(SM.getCharacterData(Loc), Len);
+    if (!Spelling.starts_with(Text) || Spelling.size() < Len ||
+        (Spelling.size() > Len && Spelling[Len] != '('))
+      return std::nullopt;
+    return FixItHint::CreateReplacement(
+        CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(Len)), To);
+  }
+
+  /// Loads a function (and the functions it calls, two levels down) may
+  /// do, by field or global.
+  const std::vector<SbAccess> &mayLoads(Classifier &Cl, const FunctionDecl *FD,
+                                        unsigned Depth) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def)
+      return NoAccesses;
+    auto It = CalleeLoads.find(Def);
+    if (It != CalleeLoads.end())
+      return It->second;
+    if (Depth > 2)
+      return NoAccesses;
+    CalleeLoads[Def]; // an empty entry cuts recursion
+    std::unique_ptr<FunctionTrace> T = Cl.classify(Def);
+    if (!T)
+      return CalleeLoads[Def];
+    std::vector<SbAccess> Out;
+    std::vector<const FunctionDecl *> Next;
+    for (const BlockEvents &B : T->Blocks)
+      for (const Event &E : B.Events) {
+        if (E.Kind == EventKind::Load || E.Kind == EventKind::ReadBegin) {
+          if (const Decl *Id = crossId(*T, E))
+            Out.push_back({Id, accessName(*T, E), E.Via ? E.InnerLoc : E.Loc});
+        } else if (E.Kind == EventKind::Call && E.Callee && E.Callee != Def) {
+          Next.push_back(E.Callee);
+        }
+      }
+    for (const FunctionDecl *C : Next) {
+      std::vector<SbAccess> Inner = mayLoads(Cl, C, Depth + 1);
+      Out.insert(Out.end(), Inner.begin(), Inner.end());
+    }
+    std::vector<SbAccess> &Slot = CalleeLoads[Def];
+    Slot = std::move(Out);
+    return Slot;
+  }
+
+  /// The loads after a side's barrier, its calls' included (computed once).
+  std::vector<SbAccess> loadsAfter(Classifier &Cl, const SbSide &S) {
+    std::vector<SbAccess> L = S.Loads;
+    for (auto &[Callee, At] : S.Calls)
+      for (const SbAccess &A : mayLoads(Cl, Callee, 1))
+        L.push_back({A.Id, A.Name, A.Loc});
+    return L;
+  }
+
+  static const SbAccess *find(const std::vector<SbAccess> &V, const Decl *Id) {
+    for (const SbAccess &A : V)
+      if (A.Id == Id)
+        return &A;
+    return nullptr;
+  }
+
+  void pairStoreBuffering(Classifier &Cl) {
+    std::vector<const SbSide *> FullSides;
+    for (const SbSide &S : Sides)
+      if (S.Full)
+        FullSides.push_back(&S);
+    if (FullSides.empty()) {
+      Sides.clear();
+      return;
+    }
+    // The loads after each full barrier, its calls' included.
+    std::vector<std::vector<SbAccess>> FullLoads;
+    for (const SbSide *S : FullSides)
+      FullLoads.push_back(loadsAfter(Cl, *S));
+    for (SbSide &W : Sides) {
+      if (W.Full)
+        continue;
+      // Cheap test first: some store of W is loaded after a full barrier.
+      bool Candidate = false;
+      for (unsigned I = 0; I != FullSides.size() && !Candidate; ++I)
+        if (FullSides[I]->FD != W.FD)
+          for (const SbAccess &X : W.Stores)
+            if (find(FullLoads[I], X.Id)) {
+              Candidate = true;
+              break;
+            }
+      if (!Candidate)
+        continue;
+      std::vector<SbAccess> WLoads = loadsAfter(Cl, W);
+      for (unsigned I = 0; I != FullSides.size(); ++I) {
+        const SbSide &G = *FullSides[I];
+        if (G.FD == W.FD)
+          continue;
+        const SbAccess *X = nullptr, *Y = nullptr, *GX = nullptr, *GY = nullptr;
+        for (const SbAccess &S : W.Stores)
+          if ((GX = find(FullLoads[I], S.Id))) {
+            X = &S;
+            break;
+          }
+        if (!X)
+          continue;
+        for (const SbAccess &L : WLoads)
+          if (L.Id != X->Id && (GY = find(G.Stores, L.Id))) {
+            Y = &L;
+            break;
+          }
+        if (!Y)
+          continue;
+        reportStoreBuffering(W, *X, *Y, G, *GY, *GX);
+        break;
+      }
+    }
+    Sides.clear();
+  }
+
+  void reportStoreBuffering(SbSide &W, const SbAccess &X, const SbAccess &Y,
+                            const SbSide &G, const SbAccess &GY,
+                            const SbAccess &GX) {
+    Finding F = std::move(W.F);
+    std::string Other = G.FD->getNameAsString();
+    F.Message = unordered(W, X.Name, "the load of '" + Y.Name + "'") +
+                ", and the other side needs exactly that: '" + Other +
+                "' stores '" + GY.Name + "' and then loads '" + GX.Name +
+                "' with a full barrier between; unless both sides order their "
+                "store before their load, each can miss the other's store. " +
+                (W.ReleaseStore ? "Add smp_mb() after the release store"
+                                : "Use smp_mb()");
+    F.Notes.push_back({X.Loc, "the store to '" + X.Name + "' is here"});
+    F.Notes.push_back({Y.Loc, "the load of '" + Y.Name + "' is here"});
+    F.Notes.push_back({GX.Loc, "'" + Other + "' loads '" + GX.Name +
+                                   "' after its full barrier here"});
+    if (W.Fixable)
+      if (auto Fix = renameAt(F.Loc, W.Spelling, "smp_mb"))
+        F.FixIts.push_back(*Fix);
+    emit(F);
+  }
+
+  std::vector<SbSide> Sides;
+  OsEvidence Evidence;
+  std::vector<std::pair<Finding, OsCandidate>> Retires;
+  llvm::DenseSet<unsigned> Reported; // barriers reported by judge()
+  std::map<const FunctionDecl *, std::vector<SbAccess>> CalleeLoads;
+  const std::vector<SbAccess> NoAccesses;
+
+  /// Every nearest access after the barrier steps a count that this
+  /// function increments elsewhere.
+  static bool closesCount(const FunctionTrace &T, const BarrierSide &After) {
+    if (After.NearestUnknown || After.Nearest.empty())
+      return false;
+    for (const BarrierAccess &A : After.Nearest) {
+      if (!(A.Bits & AccStore) || A.E->Key < 0)
+        return false;
+      bool Opened = false;
+      for (const BlockEvents &B : T.Blocks)
+        for (const Event &X : B.Events)
+          if (&X != A.E && X.Key == A.E->Key &&
+              (X.Kind == EventKind::CounterInc || X.Increment))
+            Opened = true;
+      if (!Opened)
+        return false;
+    }
+    return true;
   }
 
   /// smp_mb__before_atomic() must be followed, smp_mb__after_atomic()
@@ -200,6 +563,7 @@ private:
     }
     bool Call = !Use.starts_with("atomic_thread_fence");
     Msg += "; use " + Use.str() + (Call ? "()" : "");
+    Reported.insert(E.Loc.getRawEncoding());
     Finding F = make(E, Msg);
     F.Notes.push_back(
         {BA.E->Loc, "the access before the barrier is " + describe(T, BA)});

@@ -1,5 +1,6 @@
 //===- Driver.cpp ---------------------------------------------------------===//
 #include "Driver.h"
+#include "OneSided.h"
 #include "Check.h"
 #include "MessagePassing.h"
 #include "core/Classifier.h"
@@ -225,6 +226,10 @@ public:
     if (auto *U = dyn_cast<UnaryOperator>(S))
       if (U->isIncrementDecrementOp())
         CounterLike = true;
+    // A descriptor field a device reads or writes (__le32, volatile): an
+    // access to shared memory, as marked as READ_ONCE().
+    if (auto *ME = dyn_cast<MemberExpr>(S); ME && !Weak && osDeviceTyped(ME->getType()))
+      Weak = true;
     if (auto *BO = dyn_cast<BinaryOperator>(S)) {
       auto Op = BO->getOpcode();
       if (Op == BO_AddAssign || Op == BO_Add || Op == BO_And || Op == BO_Rem)
@@ -318,13 +323,27 @@ public:
     if (!New)
       return It->second == 1;
     bool Found = false;
+    // A setter or getter with a release or acquire of its own (not only
+    // READ_ONCE) is a call with an ordering effect too: its summary is
+    // computed anyway, as the helper can make sections.
     for (const FunctionDecl *F : of(FD).Callees)
-      if (F != FD && Cl.helperEffect(F)) {
+      if (F != FD && (Cl.helperEffect(F) ||
+                      (worthAnalysing(F, CheckScope::Sections) &&
+                       Cl.helperEffect(F, /*Getters=*/true)))) {
         Found = true;
         break;
       }
     Calls[FD] = Found ? 1 : 2;
     return Found;
+  }
+
+  /// FD calls a function of the TU with marked accesses (a ring helper:
+  /// the message-passing checks inline it into FD).
+  bool callsMarked(const FunctionDecl *FD) {
+    for (const FunctionDecl *F : of(FD).Callees)
+      if (F != FD && worthAnalysing(F, CheckScope::MarkedAccesses))
+        return true;
+    return false;
   }
 
 private:
@@ -557,7 +576,8 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
-    if (!Facts.worthAnalysing(FD, Scope) && !Facts.callsHelper(FD, Cl)) {
+    if (!Facts.worthAnalysing(FD, Scope) && !Facts.callsHelper(FD, Cl) &&
+        !(Scope >= CheckScope::MarkedAccesses && Facts.callsMarked(FD))) {
       Skipped.push_back(FD);
       continue;
     }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "MessagePassing.h"
+#include "OneSided.h"
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseSet.h"
@@ -29,7 +30,89 @@ class MpMissingBarrierCheck : public MessagePassingCheck {
 public:
   MpMissingBarrierCheck() : MessagePassingCheck("mp-missing-barrier") {}
 
+  void functionDone(const FunctionTrace &T, Classifier &C) override {
+    MessagePassingCheck::functionDone(T, C);
+    Evidence.add(T);
+    for (OsCandidate &Cand : scanOneSided(T, C, Evidence))
+      if (Cand.K != OsKind::RetireWrongKind)
+        Pending.push_back({oneSided(T, Cand), std::move(Cand)});
+  }
+
   void translationUnitDone(Classifier &) override {
+    reportPairs();
+    // One side of a protocol whose other side this file does not show.
+    for (auto &[F, Cand] : Pending) {
+      if (!osSupported(Cand, Evidence) ||
+          !Reported.insert(F.Loc.getRawEncoding()).second)
+        continue;
+      if (!Cand.SelfEvident)
+        if (const OsEvidence::Where *W = Evidence.strongest(Cand.Id))
+          F.Notes.push_back({W->Loc, "'" + Cand.IdName + "' is accessed with " +
+                                         W->Spelling + " here, in '" + W->Fn +
+                                         "()': it is shared, and ordered there"});
+      emit(F);
+    }
+    Pending.clear();
+  }
+
+private:
+  /// The finding for a one-sided candidate, made while its events live.
+  Finding oneSided(const FunctionTrace &T, const OsCandidate &Cand) {
+    MpSpellings Sp = fixSpellings();
+    bool Linux = Sp.Wmb == "smp_wmb()";
+    std::string Wmb = Cand.Doorbell ? (Linux ? "wmb()" : Sp.Wmb)
+                      : Cand.Dma    ? (Linux ? "dma_wmb()" : Sp.Wmb)
+                                    : Sp.Wmb;
+    std::string Rmb = Cand.Dma ? (Linux ? "dma_rmb()" : Sp.Rmb) : Sp.Rmb;
+    std::string Msg;
+    switch (Cand.K) {
+    case OsKind::Publish:
+      if (Cand.Doorbell)
+        Msg = "the doorbell is written here after the store to '" + Cand.DataName +
+              "' with no write barrier in between: a relaxed device write is "
+              "not ordered after stores to memory, so the device can read the "
+              "old slot; put " + Wmb + " before it, or use the ordered write (" +
+              (Linux ? "writel()" : "without _relaxed") + ")";
+      else
+        Msg = "'" + Cand.IdName + "' is published here after the store to '" +
+              Cand.DataName + "' with no write barrier in between: the other side " +
+              "(a device, another process, another CPU) that sees the new value " +
+              "can still read the old data; put " + Wmb + " before it or use " +
+              Sp.Release + " for this store";
+      break;
+    case OsKind::Consume:
+      Msg = "'" + Cand.DataName + "' is read after '" + Cand.IdName +
+            "' is loaded and tested, with no read barrier, acquire or address "
+            "dependency in between: it can be older than '" + Cand.IdName +
+            "' says; use " + Sp.Acquire + " for this load or put " + Rmb +
+            " after it";
+      break;
+    case OsKind::Retire:
+    case OsKind::RetireWrongKind:
+      Msg = "'" + Cand.IdName + "' hands the slot back to the producer here, after "
+            "the load of '" + Cand.DataName + "', with nothing ordering that load "
+            "before this store: the producer can overwrite the slot while it is "
+            "still being read; use " + Sp.Release + " for this store";
+      break;
+    }
+    Finding F = make(Cand.At, Msg);
+    F.Notes.push_back({Cand.Data.Loc,
+                       std::string(Cand.K == OsKind::Publish ? "the store to '"
+                                                             : "the load of '") +
+                           Cand.DataName + "' is here"});
+    viaNote(F, Cand.Data);
+    if (!Cand.Why.empty())
+      F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});
+    if (Cand.K == OsKind::Publish && !Cand.At.Via)
+      if (auto Fix = insertBeforeStatement(T, Cand.At.S, Wmb + ";"))
+        F.FixIts.push_back(*Fix);
+    if (Cand.K == OsKind::Consume && !Cand.At.Via)
+      if (auto Fix = insertAfterStatement(T, Cand.At.S, Rmb + ";"))
+        F.FixIts.push_back(*Fix);
+    return F;
+  }
+
+  void reportPairs() {
     std::vector<MpMatch> Matches = mp().match();
     for (const MpMatch &M : Matches) {
       bool WU = !M.WriterOrdered, RU = !M.ReaderOrdered;
@@ -80,8 +163,9 @@ public:
     }
   }
 
-private:
   llvm::DenseSet<unsigned> Reported;
+  OsEvidence Evidence;
+  std::vector<std::pair<Finding, OsCandidate>> Pending;
 };
 
 } // namespace

@@ -152,6 +152,34 @@ ApiModel::ApiModel() {
         "raw_smp_processor_id"})
     add(N, role(Role::Pure));
 
+  // --- Device register writes (doorbells) -----------------------------------
+  // writel() and friends are ordered after the CPU's earlier stores to
+  // memory (Documentation/memory-barriers.txt, "KERNEL I/O BARRIER
+  // EFFECTS"): a release as far as the ring in memory is concerned. The
+  // _relaxed and __raw_ variants are not. DPDK's rte_write*() issue
+  // rte_io_wmb() first; rte_write*_relaxed() do not. Arguments: (value, addr).
+  {
+    ApiEntry Ordered = access(Role::Store, Order::Release, true);
+    Ordered.CounterArg = 1;
+    Ordered.Mmio = true;
+    ApiEntry Relaxed = Ordered;
+    Relaxed.Ord = Order::Once;
+    for (StringRef N : {"writeb", "writew", "writel", "writeq", "iowrite8",
+                        "iowrite16", "iowrite32", "iowrite64", "iowrite16be",
+                        "iowrite32be", "iowrite64be"})
+      add(N, Ordered);
+    for (StringRef N : {"writeb_relaxed", "writew_relaxed", "writel_relaxed",
+                        "writeq_relaxed", "__raw_writeb", "__raw_writew",
+                        "__raw_writel", "__raw_writeq"})
+      add(N, Relaxed);
+    Ordered.F = Relaxed.F = Family::DPDK;
+    for (StringRef N : {"rte_write8", "rte_write16", "rte_write32", "rte_write64"})
+      add(N, Ordered);
+    for (StringRef N : {"rte_write8_relaxed", "rte_write16_relaxed",
+                        "rte_write32_relaxed", "rte_write64_relaxed"})
+      add(N, Relaxed);
+  }
+
   // --- Linux: locks ----------------------------------------------------------
   // lockdep_assert_held(l): the caller holds l from here on.
   for (StringRef N : {"lockdep_assert_held", "lockdep_assert_held_write",

@@ -78,6 +78,8 @@ struct ApiEntry {
   bool MayBeOdd = false;       // ReadBegin: returns odd counts (no wait, no mask)
   unsigned char Excludes = ExclNone; // Pure/Lock/Unlock/WriteBegin/End: see ExcludeLevel
   bool ExcludeEnds = false;          // ... and this call ends it (enable, unlock)
+  bool Mmio = false; // Store: a device register write (a doorbell); Release
+                     // if ordered after earlier memory stores (writel())
 };
 
 class ApiModel {

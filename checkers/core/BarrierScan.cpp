@@ -5,6 +5,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 using namespace clang;
 
@@ -157,10 +158,13 @@ std::vector<const CFGBlock *> blocksById(const CFG &G) {
 /// Walks one side of a barrier. Visit(Step, Found) is called for every
 /// access/stop event in path order; it returns false to end that path.
 /// AtBoundary(Found) is called when a path reaches the entry or the exit.
+/// With ThroughUnknown, a call seqlint does not know does not end a path:
+/// OnCall sees it.
 template <typename VisitFn, typename BoundaryFn>
 void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
           VisitFn Visit, BoundaryFn AtBoundary, bool NoBackEdges = false,
-          bool ThroughUnlock = false) {
+          bool ThroughUnlock = false, bool ThroughUnknown = false,
+          llvm::function_ref<void(const Event &)> OnCall = nullptr) {
   const CFG &G = *T.Cfg;
   std::vector<const CFGBlock *> ById = blocksById(G);
   if (Block >= ById.size() || !ById[Block])
@@ -198,6 +202,11 @@ void walk(const FunctionTrace &T, unsigned Block, unsigned Index, bool Forward,
       Step S = classify(Ev[I], Forward);
       if (S.K == StepKind::Skip || (ThroughUnlock && S.K == StepKind::Unlock))
         continue;
+      if (ThroughUnknown && S.K == StepKind::Unknown) {
+        if (OnCall && Ev[I].Kind == EventKind::Call)
+          OnCall(Ev[I]);
+        continue;
+      }
       if (!Visit(S, Found)) {
         Ended = true;
         break;
@@ -371,6 +380,31 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
         }
       },
       NoBackEdges, ThroughUnlock);
+  return R;
+}
+
+BarrierWindow barrierWindow(const FunctionTrace &T, unsigned Block,
+                            unsigned Index, bool Forward) {
+  BarrierWindow R;
+  walk(
+      T, Block, Index, Forward,
+      [&](const Step &S, bool) {
+        switch (S.K) {
+        case StepKind::Access:
+        case StepKind::AccessThenStop:
+          addUnique(R.Accesses, S.A);
+          return true;
+        case StepKind::Lock:
+        case StepKind::Unlock:
+          R.Lock = true;
+          return false;
+        default:
+          return false;
+        }
+      },
+      [&](bool) { R.ReachedBoundary = true; }, /*NoBackEdges=*/true,
+      /*ThroughUnlock=*/false, /*ThroughUnknown=*/true,
+      [&](const Event &Call) { R.Calls.push_back(&Call); });
   return R;
 }
 

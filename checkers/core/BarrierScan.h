@@ -71,6 +71,19 @@ BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,
                             bool NoBackEdges = false,
                             bool ThroughUnlock = false);
 
+/// Every access on one side of a barrier up to the next barrier, a lock or
+/// an unlock, in this iteration of any loop (no back edges), looking past
+/// calls seqlint does not know (listed in Calls, for a caller that looks
+/// into them).
+struct BarrierWindow {
+  std::vector<BarrierAccess> Accesses;
+  std::vector<const Event *> Calls;
+  bool Lock = false;            // a path met a lock or an unlock
+  bool ReachedBoundary = false; // a path met entry/exit
+};
+BarrierWindow barrierWindow(const FunctionTrace &T, unsigned Block,
+                            unsigned Index, bool Forward);
+
 /// The first marked load (READ_ONCE, acquire, atomic read, a read begin)
 /// after the barrier on each path, looking past plain loads. Blocked when
 /// some path meets a store, an unknown call, a lock or a barrier first;

@@ -267,6 +267,7 @@ private:
   void useOf(const Stmt *Node, Event &Ev);
   int loadedKey(const Expr *E);
   bool isIncrementOf(const Expr *Value, int Key);
+  bool isParityStep(const Expr *Value, int Key) const;
   bool holdsCount(const Expr *X, int Key);
   SourceLocation reportLoc(const Stmt *S) const;
 
@@ -281,6 +282,10 @@ private:
   DenseSet<int> CorroboratedReaders; // readers of a location the TU knows
   DenseMap<const VarDecl *, int> CopyOf; // local -> the location it copied
   DenseMap<const VarDecl *, int> IncCopyOf; // local -> the location, plus one
+  // local -> the location whose `(x + 1) & 1` it holds: the step that makes
+  // an even count odd and leaves an odd (re-entered) one alone, x_tables'
+  // xt_write_recseq_begin().
+  DenseMap<const VarDecl *, int> ParityStepOf;
   std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
   bool HasLocalUpdate = false;
@@ -522,6 +527,55 @@ static std::string varTag(const VarDecl *V) {
   return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
 }
 
+/// P when E is `(T *)((unsigned long)P + off)`: an address moved by an
+/// integer offset, the way asm-generic and x86's this_cpu_ptr() reach this
+/// CPU's copy of a per-CPU variable. The location is P's: every CPU's copy
+/// follows the same protocol.
+/// Offset, if given, is set to the other operand (this CPU's offset).
+static const Expr *offsetAddressBase(const Expr *E, const Expr **Offset = nullptr) {
+  const auto *CC = dyn_cast<CStyleCastExpr>(E->IgnoreParens());
+  if (!CC || !CC->getType()->isPointerType())
+    return nullptr;
+  const auto *BO = dyn_cast<BinaryOperator>(CC->getSubExpr()->IgnoreParenImpCasts());
+  if (!BO || BO->getOpcode() != BO_Add || !BO->getType()->isIntegerType())
+    return nullptr;
+  for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+    const Expr *X = Side->IgnoreParenImpCasts();
+    const auto *IC = dyn_cast<CStyleCastExpr>(X);
+    if (!IC || !IC->getType()->isIntegerType())
+      continue;
+    const Expr *Ptr = IC->getSubExpr()->IgnoreParenImpCasts();
+    if (Ptr->getType()->isPointerType()) {
+      if (Offset)
+        *Offset = Side == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+      return Ptr;
+    }
+  }
+  return nullptr;
+}
+
+/// E is part of the offset added to a per-CPU address (the load of
+/// __per_cpu_offset[cpu] or this_cpu_off): address arithmetic, not data.
+static bool inAddressOffset(const Expr *E, const ParentMap *PM) {
+  if (!PM)
+    return false;
+  SmallVector<const Stmt *, 8> Chain{E};
+  const Stmt *Cur = E;
+  for (int Up = 0; Up < 8; ++Up) {
+    const Stmt *P = PM->getParent(Cur);
+    if (!P || !isa<Expr>(P))
+      return false;
+    if (const auto *CC = dyn_cast<CStyleCastExpr>(P)) {
+      const Expr *Offset = nullptr;
+      if (offsetAddressBase(CC, &Offset))
+        return llvm::is_contained(Chain, Offset);
+    }
+    Chain.push_back(P);
+    Cur = P;
+  }
+  return false;
+}
+
 bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Text,
                                   int Depth) {
   if (Depth > 16)
@@ -529,6 +583,8 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
   E = E->IgnoreParens();
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
     return buildKey(IC->getSubExpr(), K, Text, Depth + 1);
+  if (const Expr *Base = offsetAddressBase(E))
+    return buildKey(Base, K, Text, Depth + 1);
   if (const auto *CC = dyn_cast<CStyleCastExpr>(E))
     return buildKey(CC->getSubExpr(), K, Text, Depth + 1);
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
@@ -572,6 +628,8 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
     if (U->getOpcode() == UO_Deref) {
       const Expr *Sub = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const Expr *Base = offsetAddressBase(Sub))
+        Sub = Base->IgnoreParenImpCasts();
       if (const auto *A = dyn_cast<UnaryOperator>(Sub))
         if (A->getOpcode() == UO_AddrOf)
           return buildKey(A->getSubExpr(), K, Text, Depth + 1);
@@ -627,6 +685,8 @@ int FunctionClassifier::keyOf(const Expr *E, bool IsPointer) {
   LocationKey K;
   std::string Text;
   const Expr *X = E->IgnoreParenImpCasts();
+  if (const Expr *Base = offsetAddressBase(X))
+    X = Base->IgnoreParenImpCasts();
   if (IsPointer) {
     // p designates *p: `&s->seq` is s->seq, `sc` is *sc.
     if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf) {
@@ -754,6 +814,15 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
     }
   const Expr *From = steppedFrom(Value, Ctx);
   return From && holdsCount(From, Key);
+}
+
+bool FunctionClassifier::isParityStep(const Expr *Value, int Key) const {
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      auto It = ParityStepOf.find(V);
+      return It != ParityStepOf.end() && It->second == Key;
+    }
+  return false;
 }
 
 bool FunctionClassifier::isConstant(const Expr *E) const {
@@ -897,6 +966,14 @@ void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
   else
     CopyOf.erase(V);
   IncCopyOf.erase(V);
+  ParityStepOf.erase(V);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Init->IgnoreParenImpCasts());
+      BO && BO->getOpcode() == BO_And && isIntLiteral(BO->getRHS(), Ctx, 1))
+    if (const Expr *From = steppedFrom(BO->getLHS(), Ctx)) {
+      int K = loadedKey(From);
+      if (K >= 0 && !T.Keys[K].isLocal())
+        ParityStepOf[V] = K;
+    }
   if (const Expr *From = steppedFrom(Init, Ctx)) {
     int K = loadedKey(From);
     if (K >= 0 && !T.Keys[K].isLocal())
@@ -997,9 +1074,13 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
           break;
         }
     }
-    Ev.Key = keyOf(Target, E.ArgIsPointer);
+    // A device register is no memory location other CPUs read: the event
+    // says "a doorbell is written here", ordered (writel) or not.
+    Ev.Key = E.Mmio ? -1 : keyOf(Target, E.ArgIsPointer);
     if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
       return;
+    if (E.Mmio)
+      break;
     if (E.R == Role::Store) {
       Ev.Increment = isIncrementOf(Arg(1), Ev.Key);
       Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(Arg(1), Ctx);
@@ -1018,6 +1099,25 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
     Ev.SideEffect = true;
     break;
   case Role::Pure:
+    // memcpy(&ring->slot[i], src, n): a store to the slot (a ring filled
+    // in bulk). Only an element's address counts: the other destinations
+    // are the caller's buffers.
+    if (E.F == Family::Libc && (Name.contains("memcpy") || Name.contains("memmove") ||
+                                 Name.contains("memset"))) {
+      const Expr *Dst = Arg(0);
+      const auto *U = Dst ? dyn_cast<UnaryOperator>(Dst->IgnoreParenCasts()) : nullptr;
+      if (U && U->getOpcode() == UO_AddrOf &&
+          isa<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenCasts())) {
+        Ev.Kind = EventKind::Store;
+        Ev.Ord = Order::Plain;
+        Ev.Api = nullptr;
+        Ev.ApiName = StringRef();
+        Ev.Key = keyOf(Dst, true);
+        if (Ev.Key < 0 || T.Keys[Ev.Key].isLocal())
+          return;
+        break;
+      }
+    }
     if (!E.Excludes)
       return;
     Ev.Kind = EventKind::Exclude;
@@ -1122,7 +1222,7 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
         !Sub->getType().isVolatileQualified() && !Sub->getType()->isAtomicType())
       return; // reading a local or a parameter
     int K = keyOf(Sub, false);
-    if (K < 0 || T.Keys[K].isLocal())
+    if (K < 0 || T.Keys[K].isLocal() || inAddressOffset(IC, PM))
       return;
     Event Ev;
     Ev.Kind = EventKind::Load;
@@ -1185,7 +1285,8 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
       Ev.Increment = isIncrementOf(BO->getRHS(), K);
       Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(BO->getRHS(), Ctx);
     } else {
-      Ev.Increment = BO->getOpcode() == BO_AddAssign && isIntLiteral(BO->getRHS(), Ctx, 1);
+      Ev.Increment = BO->getOpcode() == BO_AddAssign &&
+                     (isIntLiteral(BO->getRHS(), Ctx, 1) || isParityStep(BO->getRHS(), K));
     }
     B.Events.push_back(Ev);
     return;

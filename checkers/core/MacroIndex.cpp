@@ -97,6 +97,8 @@ std::unique_ptr<PPCallbacks> MacroIndex::createCallbacks() {
 }
 
 bool MacroIndex::isStrong(const ApiEntry &E) {
+  if (E.Mmio)
+    return false; // a doorbell makes no section: rings are for the MP checks
   switch (E.R) {
   case Role::Load:
   case Role::Store:

@@ -7,7 +7,8 @@
 #   2. finds the .c files really compiled by `make all` in that configuration (from a
 #      dry run of the whole tree) and, among them, those using the seqcount/seqlock API
 #      or smp_wmb/smp_rmb/smp_store_release/smp_load_acquire directly (or the vDSO's
-#      open-coded seqcount helpers vdso_read_begin/retry, vdso_write_begin/end);
+#      open-coded seqcount helpers vdso_read_begin/retry, vdso_write_begin/end), and
+#      the ring code of drivers: dma_wmb/dma_rmb, virt_*, writel_relaxed (issue 18);
 #   3. builds just those objects (so their .cmd files exist) and writes a
 #      compile_commands.json restricted to them;
 #   4. writes the list to <workdir>/files.txt (details in files-detail.tsv), prints counts;
@@ -194,7 +195,9 @@ u64_stats_update_begin_irqsave u64_stats_update_end_irqrestore
 # (READ_ONCE/WRITE_ONCE + smp_rmb/smp_wmb): kernel/time/vsyscall.c, the writer paired
 # with the reader in lib/vdso/gettimeofday.c, only calls these.
 BARRIERS = """smp_wmb smp_rmb smp_store_release smp_load_acquire
-vdso_read_begin vdso_read_retry vdso_write_begin vdso_write_end""".split()
+vdso_read_begin vdso_read_retry vdso_write_begin vdso_write_end
+dma_wmb dma_rmb virt_wmb virt_rmb virt_mb virt_store_release virt_load_acquire
+writel_relaxed""".split()
 
 def names_re(names):
     return re.compile(r'(?<![A-Za-z0-9_])(' + '|'.join(map(re.escape, names)) + r')\s*\(')

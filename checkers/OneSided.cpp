@@ -1,0 +1,1166 @@
+//===- OneSided.cpp - one side of a ring or publication protocol ----------===//
+#include "OneSided.h"
+#include "MessagePassing.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <deque>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+const ValueDecl *osIdentity(const LocationKey &K) {
+  return MpCollector::identity(K);
+}
+
+namespace {
+
+bool releaseLike(Order O) {
+  return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
+}
+bool acquireLike(Order O) {
+  return O == Order::Acquire || O == Order::AcqRel || O == Order::SeqCst;
+}
+
+/// A type that says "a device reads this": the kernel's endian-annotated
+/// integers (__le32, __be16 ...: descriptor fields in DMA memory), or
+/// volatile.
+} // namespace
+
+bool osDeviceTyped(QualType T) {
+  if (T.isNull())
+    return false;
+  if (T.isVolatileQualified())
+    return true;
+  while (const auto *TT = T->getAs<TypedefType>()) {
+    StringRef N = TT->getDecl()->getName();
+    if (N.starts_with("__le") || N.starts_with("__be") || N.starts_with("rte_le") ||
+        N.starts_with("rte_be"))
+      return true;
+    T = TT->getDecl()->getUnderlyingType();
+  }
+  return false;
+}
+
+namespace {
+
+bool deviceField(const LocationKey &K) {
+  return K.Field && osDeviceTyped(K.Field->getType());
+}
+
+bool nonConstant(const Expr *E, ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return false;
+  Expr::EvalResult R;
+  return !E->EvaluateAsInt(R, Ctx);
+}
+
+/// Locals of a function that point into a ring (`desc = &ring->desc[i]`,
+/// `slot = base + idx`) and locals that hold freshly allocated memory.
+class LocalScan {
+public:
+  LocalScan(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) { walk(Body, 0); }
+  void merge(const Stmt *Body, ASTContext &) { walk(Body, 0); }
+  DenseSet<const VarDecl *> Slots, Fresh;
+  DenseMap<const VarDecl *, const Expr *> SlotIndex;
+  DenseMap<const VarDecl *, SmallVector<const Expr *, 2>> Defs; // V = expr
+
+private:
+  void note(const VarDecl *V, const Expr *Init) {
+    if (!V || !Init || !V->hasLocalStorage())
+      return;
+    if (Defs[V].size() < 4)
+      Defs[V].push_back(Init);
+    if (!V->getType()->isPointerType())
+      return;
+    const Expr *X = Init->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
+      if (const auto *AS =
+              dyn_cast<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenCasts()))
+        if (nonConstant(AS->getIdx(), Ctx)) {
+          Slots.insert(V);
+          SlotIndex[V] = AS->getIdx();
+        }
+    // ring->desc + i, of the local's own type: `(struct hdr *)(buf + off)`
+    // is a header inside a buffer, not a slot of a ring.
+    if (const auto *BO = dyn_cast<BinaryOperator>(Init->IgnoreParenImpCasts()))
+      if ((BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+          BO->getType()->isPointerType() &&
+          Ctx.hasSameUnqualifiedType(BO->getType()->getPointeeType(),
+                                     V->getType()->getPointeeType()))
+        for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+          if (Side->getType()->isIntegerType() && nonConstant(Side, Ctx)) {
+            Slots.insert(V);
+            SlotIndex[V] = Side;
+          }
+    if (const auto *CE = dyn_cast<CallExpr>(X))
+      if (const FunctionDecl *F = CE->getDirectCallee())
+        if (F->getIdentifier()) {
+          StringRef N = F->getName();
+          if (N.contains("alloc") || N == "malloc" || N.contains("_new"))
+            Fresh.insert(V);
+        }
+  }
+  void walk(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          note(V, V->getInit());
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        note(dyn_cast<VarDecl>(DR->getDecl()), BO->getRHS());
+    for (const Stmt *C : S->children())
+      walk(C, Depth + 1);
+  }
+  ASTContext &Ctx;
+};
+
+/// Statements inside a branch condition, and locals tested in one.
+struct Tests {
+  DenseSet<const Stmt *> Nodes;
+  DenseSet<const VarDecl *> Vars;
+  SmallVector<const BinaryOperator *, 16> Compares;
+  void add(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 64)
+      return;
+    Nodes.insert(S);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Vars.insert(V);
+    for (const Stmt *Ch : S->children())
+      add(Ch, Depth + 1);
+  }
+  void walk(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *I = dyn_cast<IfStmt>(S))
+      add(I->getCond());
+    else if (const auto *W = dyn_cast<WhileStmt>(S))
+      add(W->getCond());
+    else if (const auto *D = dyn_cast<DoStmt>(S))
+      add(D->getCond());
+    else if (const auto *F = dyn_cast<ForStmt>(S))
+      add(F->getCond());
+    else if (const auto *C = dyn_cast<ConditionalOperator>(S))
+      add(C->getCond());
+    else if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+      if (B->isLogicalOp())
+        add(B->getLHS());
+      else if (B->isComparisonOp())
+        add(B); // `return head != tail`: the answer is a test
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isComparisonOp()) {
+      Compares.push_back(B);
+    } else if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (R->getRetValue() && R->getRetValue()->getType()->isIntegerType())
+        add(R->getRetValue()); // a count or an "empty?" answer
+    }
+    for (const Stmt *Ch : S->children())
+      walk(Ch, Depth + 1);
+  }
+};
+
+bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
+  if (!S || !V || Depth > 32)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == V;
+  for (const Stmt *Ch : S->children())
+    if (refersTo(Ch, V, Depth + 1))
+      return true;
+  return false;
+}
+
+/// Is Inner a node of Outer?
+bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
+  if (!Outer || !Inner || Depth > 32)
+    return false;
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Ch : Outer->children())
+    if (containsStmt(Ch, Inner, Depth + 1))
+      return true;
+  return false;
+}
+
+/// The value a store event writes.
+const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 24)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp())
+      return BO->getRHS();
+  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
+  for (const Stmt *Ch : S->children())
+    if (const Expr *V = storedValue(Ch, Depth + 1))
+      return V;
+  return nullptr;
+}
+
+/// 0, NULL or false.
+bool isZeroValue(const Expr *E, ASTContext &Ctx) {
+  E = E->IgnoreParenCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  Expr::EvalResult R;
+  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
+}
+
+/// A call that may order memory where we cannot see it.
+bool mayOrderCall(const Event &E, Classifier &C) {
+  if (E.Kind != EventKind::Call)
+    return false;
+  if (E.SideEffect)
+    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
+           E.ApiName.contains("work") || E.ApiName.contains("rcu");
+  if (!E.Callee || !E.Callee->hasBody())
+    return true;
+  return C.summary(E.Callee).MayOrder;
+}
+
+/// A function that sets an object up before anyone else can see it.
+bool setupFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  std::string N = FD->getName().lower();
+  for (const char *W : {"init", "setup", "create", "alloc", "probe", "reset"})
+    if (StringRef(N).contains(W))
+      return true;
+  return false;
+}
+
+struct Scan {
+  const FunctionTrace &T;
+  Classifier &C;
+  OsEvidence &Tu;
+  ASTContext &Ctx;
+  std::vector<const Event *> Seq;
+  std::vector<int> Depth;
+  LocalScan Locals;
+  Tests Conds;
+  /// Events of small helpers, inlined at their calls (copies), and the
+  /// trace each inlined event's key belongs to.
+  std::deque<Event> Owned;
+  DenseMap<const Event *, const FunctionTrace *> TraceOf;
+  DenseMap<const VarDecl *, const Expr *> ArgOf; // inlined helper's parameters
+
+  /// refersTo(), seeing an inlined helper's parameter as the argument.
+  bool mentions(const Stmt *S, const VarDecl *V, unsigned Depth = 0) const {
+    if (!S || !V || Depth > 32)
+      return false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      if (DR->getDecl() == V)
+        return true;
+      if (const auto *P = dyn_cast<VarDecl>(DR->getDecl())) {
+        auto It = ArgOf.find(P);
+        return It != ArgOf.end() && mentions(It->second, V, Depth + 1);
+      }
+      return false;
+    }
+    for (const Stmt *Ch : S->children())
+      if (mentions(Ch, V, Depth + 1))
+        return true;
+    return false;
+  }
+
+  Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)
+      : T(T), C(C), Tu(Tu), Ctx(C.context()), Locals(T.FD->getBody(), C.context()) {
+    Conds.walk(T.FD->getBody());
+    for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+      for (const Event &E : T.Blocks[B->getBlockID()].Events)
+        append(E, T, 0);
+    Depth.resize(Seq.size());
+    int D = 0;
+    for (size_t I = 0; I != Seq.size(); ++I) {
+      Depth[I] = D;
+      if (Seq[I]->Kind == EventKind::Lock)
+        ++D;
+      else if (Seq[I]->Kind == EventKind::Unlock && D > 0)
+        --D;
+    }
+  }
+
+  /// Appends E; a call of a small helper of the TU is replaced by the
+  /// helper's events (two levels down), reported at the call.
+  void append(const Event &E, const FunctionTrace &From, unsigned Level) {
+    if (E.Kind == EventKind::Call && !E.SideEffect && !E.Noreturn && E.Callee &&
+        Level < 2 && Seq.size() < 4000)
+      if (const FunctionTrace *H = Tu.helperTrace(C, E.Callee)) {
+        // The helper's parameters stand for the call's arguments.
+        const Stmt *CallS = E.Via ? E.InnerS : E.S;
+        if (const auto *CE = dyn_cast_or_null<CallExpr>(CallS))
+          for (unsigned A = 0; A < CE->getNumArgs() && A < H->FD->getNumParams(); ++A)
+            ArgOf[H->FD->getParamDecl(A)] = CE->getArg(A);
+        Locals.merge(H->FD->getBody(), Ctx);
+        Conds.walk(H->FD->getBody());
+        for (const CFGBlock *B : reversePostOrder(*H->Cfg))
+          for (const Event &X : H->Blocks[B->getBlockID()].Events) {
+            if (X.Kind == EventKind::Return)
+              continue;
+            if (X.Kind == EventKind::Call) {
+              Event Call = X;
+              if (!Call.Via) {
+                Call.Via = H->FD;
+                Call.InnerLoc = X.Loc;
+                Call.InnerS = X.S;
+              }
+              Call.Loc = E.Loc;
+              Owned.push_back(Call);
+              append(Owned.back(), *H, Level + 1);
+              continue;
+            }
+            Event Copy = X;
+            if (!Copy.Via) {
+              Copy.Via = H->FD;
+              Copy.InnerLoc = X.Loc;
+              Copy.InnerS = X.S;
+            }
+            Copy.Loc = E.Loc;
+            Owned.push_back(Copy);
+            Seq.push_back(&Owned.back());
+            TraceOf[&Owned.back()] = H;
+          }
+        return;
+      }
+    Seq.push_back(&E);
+    if (&From != &T)
+      TraceOf[&E] = &From;
+    // An event the classifier spliced from a helper: its value is written
+    // in the helper's terms.
+    if (E.Via)
+      if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
+        if (CE->getDirectCallee() &&
+            CE->getDirectCallee()->getCanonicalDecl() == E.Via->getCanonicalDecl())
+          for (unsigned A = 0; A < CE->getNumArgs() && A < E.Via->getNumParams(); ++A)
+            ArgOf[E.Via->getParamDecl(A)] = CE->getArg(A);
+  }
+
+  /// The value a store writes, in the helper that holds it if seen through.
+  static const Expr *valueOf(const Event &E) {
+    return storedValue(E.Via && E.InnerS ? E.InnerS : E.S);
+  }
+
+  const FunctionTrace &traceOf(const Event &E) const {
+    auto It = TraceOf.find(&E);
+    return It == TraceOf.end() ? T : *It->second;
+  }
+  const LocationKey *keyOf(const Event &E) const {
+    if (E.Key < 0)
+      return nullptr;
+    const LocationKey &K = traceOf(E).key(E.Key);
+    return K.isLocal() ? nullptr : &K;
+  }
+  bool counter(const Event &E) const {
+    return E.Counter || traceOf(E).Counters.count(E.Key) ||
+           E.Kind == EventKind::CounterInc;
+  }
+  /// A ring slot or descriptor: an element at a computed index, or memory
+  /// reached through a local that points into a ring.
+  bool slot(const LocationKey &K) const {
+    if (StringRef(K.Text).contains("[]"))
+      return true;
+    return K.Base && K.ViaPointer && Locals.Slots.count(K.Base);
+  }
+  bool tested(const Event &E) const {
+    if (E.Use == ValueUse::Compared || E.Use == ValueUse::Condition ||
+        E.Use == ValueUse::Returned)
+      return true;
+    if (Conds.Nodes.count(E.S))
+      return true;
+    return E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var);
+  }
+  static bool integerTarget(const Event &E) {
+    const auto *X = dyn_cast_or_null<Expr>(E.Via && E.InnerS ? E.InnerS : E.S);
+    if (E.Kind == EventKind::RMW)
+      return true; // ring->tail++, += n
+    if (const Expr *V = valueOf(E))
+      return V->getType()->isIntegerType();
+    return X && X->getType()->isIntegerType();
+  }
+  bool volatileAccess(const Event &E) const {
+    if (const LocationKey *K = keyOf(E))
+      if (K->Field && K->Field->getType().isVolatileQualified())
+        return true;
+    const auto *X = dyn_cast_or_null<Expr>(E.Via && E.InnerS ? E.InnerS : E.S);
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
+      return BO->getLHS()->getType().isVolatileQualified();
+    return false;
+  }
+  static bool c11Atomic(const Event &E) {
+    const Stmt *S = E.Via ? E.InnerS : E.S;
+    for (unsigned Depth = 0; S && Depth < 4; ++Depth) {
+      if (isa<AtomicExpr>(S))
+        return true;
+      if (const auto *X = dyn_cast<Expr>(S); X && X->IgnoreParenImpCasts() != X) {
+        S = X->IgnoreParenImpCasts();
+        continue;
+      }
+      break;
+    }
+    return E.Api && (E.Api->F == Family::C11 || E.Api->F == Family::GNU);
+  }
+  bool marked(const Event &E) const {
+    if (E.Ord != Order::Plain)
+      return true;
+    if (const LocationKey *K = keyOf(E))
+      if (K->Field && K->Field->getType().isVolatileQualified())
+        return true;
+    return false;
+  }
+
+  /// The index expression a slot access is addressed by (the subscript,
+  /// or the one the slot pointer was computed with).
+  const Expr *slotIndex(const Event &E) const {
+    const Stmt *S = E.Via ? E.InnerS : E.S;
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S))
+      S = BO->getLHS();
+    else if (const auto *CE = dyn_cast_or_null<CallExpr>(S)) // memcpy(&slot, ...)
+      S = CE->getNumArgs() ? CE->getArg(0) : nullptr;
+    else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(S))
+      S = IC->getSubExpr();
+    for (unsigned Depth = 0; S && Depth < 8; ++Depth) {
+      const Expr *X = dyn_cast<Expr>(S);
+      if (!X)
+        break;
+      X = X->IgnoreParenCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
+        return AS->getIdx();
+      if (const auto *ME = dyn_cast<MemberExpr>(X)) {
+        S = ME->getBase();
+        continue;
+      }
+      if (const auto *U = dyn_cast<UnaryOperator>(X)) {
+        S = U->getSubExpr();
+        continue;
+      }
+      break;
+    }
+    if (const LocationKey *K = keyOf(E))
+      if (K->Base) {
+        auto It = Locals.SlotIndex.find(K->Base);
+        if (It != Locals.SlotIndex.end())
+          return It->second;
+      }
+    return nullptr;
+  }
+
+  /// Is the slot at index Idx the one the index location Key (whose new
+  /// value is Value) counts? They share a local (`ring[prod & m] = x;
+  /// WRITE_ONCE(r->prod, prod + 1)`), or the subscript loads the index
+  /// itself (`buf[r->tail & m] = x; r->tail++`).
+  bool sameRing(const Expr *Idx, const Event &IndexEv, const Expr *Value,
+                bool Strict = false) const {
+    const LocationKey *IK = keyOf(IndexEv);
+    if (!Idx || !IK)
+      return false;
+    DenseSet<const VarDecl *> Vars;
+    bool LoadsKey = false;
+    collect(Idx, IK->Field, Vars, LoadsKey, 0);
+    if (LoadsKey)
+      return true;
+    const FunctionTrace &IT = traceOf(IndexEv);
+    // One step through the locals' definitions (idx = w & mask).
+    SmallVector<const VarDecl *, 8> Direct(Vars.begin(), Vars.end());
+    for (const VarDecl *V : Direct) {
+      auto It = Locals.Defs.find(V);
+      if (It != Locals.Defs.end())
+        for (const Expr *D : It->second)
+          collect(D, IK->Field, Vars, LoadsKey, 0);
+    }
+    if (LoadsKey)
+      return true;
+    for (const VarDecl *V : Vars) {
+      for (const FunctionTrace *Tr : {&T, &IT}) {
+        auto Src = Tr->VarSource.find(V);
+        if (Src != Tr->VarSource.end() &&
+            osIdentity(Tr->key(Src->second)) == osIdentity(*IK))
+          return true;
+      }
+      if (!Strict && Value && mentions(Value, V))
+        return true;
+    }
+    return false;
+  }
+  void collect(const Stmt *S, const ValueDecl *Field, DenseSet<const VarDecl *> &Vars,
+               bool &LoadsKey, unsigned Depth) const {
+    if (!S || Depth > 32)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        if (V->hasLocalStorage())
+          Vars.insert(V);
+        auto It = ArgOf.find(V); // an inlined helper's parameter
+        if (It != ArgOf.end())
+          collect(It->second, Field, Vars, LoadsKey, Depth + 1);
+      }
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (Field && Field == ME->getMemberDecl())
+        LoadsKey = true;
+    for (const Stmt *C : S->children())
+      collect(C, Field, Vars, LoadsKey, Depth + 1);
+  }
+
+  /// The base of K is a ring slot (desc = &ring->desc[i], ring->desc[i].x).
+  bool slotBase(const LocationKey &K) const { return slot(K); }
+
+  /// O is a local that starts at 0 (a loop over every slot, a dump or a
+  /// teardown), not a consumer's position.
+  bool scanFromZero(const Expr *O) const {
+    const auto *DR = dyn_cast<DeclRefExpr>(O->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V)
+      return false;
+    auto It = Locals.Defs.find(V);
+    if (It == Locals.Defs.end())
+      return false;
+    for (const Expr *D : It->second)
+      if (isZeroValue(D, Ctx))
+        return true;
+    return false;
+  }
+
+  /// O is a local defined from a marked load (READ_ONCE(), an atomic): the
+  /// slot it addresses is reached through that load (a dependency).
+  bool positionFromMarked(const Expr *O) const {
+    const auto *DR = dyn_cast<DeclRefExpr>(O->IgnoreParenImpCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V)
+      return false;
+    auto It = Locals.Defs.find(V);
+    if (It == Locals.Defs.end())
+      return false;
+    for (const Expr *D : It->second)
+      if (markedLoadIn(D, 0))
+        return true;
+    return false;
+  }
+  static bool markedLoadIn(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 24)
+      return false;
+    if (isa<AtomicExpr>(S))
+      return true;
+    if (const auto *IC = dyn_cast<ImplicitCastExpr>(S))
+      if (IC->getCastKind() == CK_LValueToRValue &&
+          IC->getSubExpr()->getType().isVolatileQualified())
+        return true;
+    for (const Stmt *C : S->children())
+      if (markedLoadIn(C, Depth + 1))
+        return true;
+    return false;
+  }
+
+  /// The other operands of the comparisons L's value takes part in.
+  SmallVector<const Expr *, 2> comparedWith(const Event &L) const {
+    SmallVector<const Expr *, 2> Out;
+    const Stmt *LS = L.Via && L.InnerS ? L.InnerS : L.S;
+    const VarDecl *V = L.Use == ValueUse::Assigned ? L.Var : nullptr;
+    for (const BinaryOperator *B : Conds.Compares) {
+      const Expr *Sides[2] = {B->getLHS(), B->getRHS()};
+      for (int I = 0; I < 2; ++I)
+        if (containsStmt(Sides[I], LS) || (V && refersTo(Sides[I], V))) {
+          Out.push_back(Sides[1 - I]);
+          break;
+        }
+    }
+    return Out;
+  }
+
+  /// Do the slot index and the compared operand name a common local or
+  /// field (one step through the locals' definitions)?
+  bool sharesIndex(const Expr *Idx, const Expr *Other) const {
+    if (!Idx || !Other)
+      return false;
+    DenseSet<const VarDecl *> IV, OV;
+    DenseSet<const ValueDecl *> IF, OF;
+    names(Idx, IV, IF, 0);
+    names(Other, OV, OF, 0);
+    for (auto *Set : {&IV, &OV}) {
+      SmallVector<const VarDecl *, 8> Direct(Set->begin(), Set->end());
+      for (const VarDecl *V : Direct) {
+        auto It = Locals.Defs.find(V);
+        if (It != Locals.Defs.end())
+          for (const Expr *D : It->second)
+            names(D, *Set, Set == &IV ? IF : OF, 0);
+      }
+    }
+    for (const VarDecl *V : IV)
+      if (OV.count(V))
+        return true;
+    for (const ValueDecl *F : IF)
+      if (OF.count(F))
+        return true;
+    return false;
+  }
+  void names(const Stmt *S, DenseSet<const VarDecl *> &Vars,
+             DenseSet<const ValueDecl *> &Fields, unsigned Depth) const {
+    if (!S || Depth > 32)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        // Positions are integers: a pointer local (cpu_buffer) names an
+        // object, and sharing it says nothing about which slot.
+        if (V->hasLocalStorage() && V->getType()->isIntegerType())
+          Vars.insert(V);
+        auto It = ArgOf.find(V);
+        if (It != ArgOf.end())
+          names(It->second, Vars, Fields, Depth + 1);
+      }
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (!ME->getType()->isPointerType())
+        Fields.insert(ME->getMemberDecl());
+    for (const Stmt *C : S->children())
+      names(C, Vars, Fields, Depth + 1);
+  }
+
+  /// P writes its location's old value plus something.
+  bool stepsItself(const Event &P, const Expr *Value) const {
+    if (P.Kind == EventKind::RMW)
+      return true;
+    const LocationKey *PK = keyOf(P);
+    if (!PK || !Value)
+      return false;
+    DenseSet<const VarDecl *> Vars;
+    DenseSet<const ValueDecl *> Fields;
+    names(Value, Vars, Fields, 0);
+    // One step through the locals' definitions (p = r->prod; ... p + 1).
+    SmallVector<const VarDecl *, 8> Direct(Vars.begin(), Vars.end());
+    for (const VarDecl *V : Direct) {
+      auto It = Locals.Defs.find(V);
+      if (It != Locals.Defs.end())
+        for (const Expr *D : It->second)
+          names(D, Vars, Fields, 0);
+    }
+    if (PK->Field && Fields.count(PK->Field))
+      return true;
+    const ValueDecl *Id = osIdentity(*PK);
+    const FunctionTrace &PT = traceOf(P);
+    for (const VarDecl *V : Vars)
+      for (const FunctionTrace *Tr : {&T, &PT}) {
+        auto Src = Tr->VarSource.find(V);
+        if (Src != Tr->VarSource.end() && osIdentity(Tr->key(Src->second)) == Id)
+          return true;
+      }
+    return false;
+  }
+
+  /// Is the location stored in this function (the consumer's own index)?
+  bool storedHere(const ValueDecl *Id) const {
+    for (const Event *E : Seq)
+      if (E->Kind == EventKind::Store || E->Kind == EventKind::RMW)
+        if (const LocationKey *K = keyOf(*E))
+          if (osIdentity(*K) == Id)
+            return true;
+    return false;
+  }
+
+  void publish(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &P = *Seq[I];
+    bool Doorbell = P.Api && P.Api->Mmio;
+    if (Doorbell && releaseLike(P.Ord))
+      return; // writel(): ordered after the ring stores
+    const LocationKey *PK = keyOf(P);
+    if (!Doorbell && (!PK || counter(P) || releaseLike(P.Ord)))
+      return;
+    const ValueDecl *Id = PK ? osIdentity(*PK) : nullptr;
+    if (!Doorbell && !Id)
+      return;
+    const Expr *Value = valueOf(P);
+    bool PointerValue = Value && Value->getType()->isPointerType();
+    // A ring index moves on from its own value (`p + 1` with p loaded from
+    // it, `r->tail++`, `+= n`): a value computed from elsewhere (a
+    // sequence stored as a hint) is no ring index.
+    bool Index = !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) &&
+                 !deviceField(*PK) && stepsItself(P, Value);
+    if (Value && isZeroValue(Value, Ctx))
+      return; // a reset (or a descriptor handed back to the CPU)
+    // A descriptor's ownership word: a device-endian field that the file
+    // also loads and tests (the clean or receive path polls it; checked
+    // when the TU is done).
+    bool Device = PK && deviceField(*PK) && slotBase(*PK);
+    bool Locked = Depth[I] > 0;
+    bool PointerPublish = false;
+    for (size_t J = I; J-- > 0;) {
+      const Event &D = *Seq[J];
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock) {
+        Locked = true;
+        break;
+      }
+      if (D.Kind == EventKind::Barrier && D.Bits)
+        return; // ordered, or the wrong kind (barrier-wrong-kind's)
+      if (D.Kind == EventKind::RMW && releaseLike(D.Ord))
+        return;
+      if (mayOrderCall(D, C))
+        return;
+      if (D.Kind != EventKind::Store && D.Kind != EventKind::RMW)
+        continue;
+      if (releaseLike(D.Ord) || (D.Api && D.Api->Mmio))
+        continue;
+      const LocationKey *DK = keyOf(D);
+      if (!DK || counter(D))
+        continue;
+      const ValueDecl *DId = osIdentity(*DK);
+      if (!DId || DId == Id)
+        continue;
+      bool Related = false, Dma = false;
+      if (slot(*DK) && Doorbell) {
+        Related = true;
+        Dma = deviceField(*DK);
+      } else if (slot(*DK) && Index && sameRing(slotIndex(D), P, Value)) {
+        Related = true;
+        Dma = deviceField(*DK);
+      } else if (PointerValue && DK->Base && DK->ViaPointer && mentions(Value, DK->Base)) {
+        // The object whose address is published. list_add() and friends
+        // do this too, for lists that readers walk under a lock: only
+        // lockless readers elsewhere (acquire, rcu_dereference()) make it
+        // a publication.
+        Related = true;
+        PointerPublish = true;
+      } else if (Device && DK->Base && DK->Base == PK->Base && deviceField(*DK)) {
+        Related = true; // a descriptor's fields, then its ownership word
+        Dma = true;
+      }
+      if (!Related)
+        continue;
+      if (D.Kind == EventKind::Store && DK->Base && Locals.Fresh.count(DK->Base) &&
+          !PointerValue)
+        continue;
+      if (PK && PK->Base && Locals.Fresh.count(PK->Base))
+        return; // the publishing object itself is not reachable yet
+      // Descriptors filled and then announced with an ordered doorbell
+      // (writel()): the device looks only after the doorbell.
+      if (Device && !Doorbell)
+        for (size_t K = I + 1; K < Seq.size(); ++K)
+          if (Seq[K]->Api && Seq[K]->Api->Mmio && releaseLike(Seq[K]->Ord))
+            return;
+      OsCandidate Cand{OsKind::Publish};
+      Cand.At = P;
+      Cand.Data = D;
+      Cand.Id = Id;
+      Cand.IdName = PK ? PK->displayName() : "";
+      Cand.DataName = DK->displayName();
+      Cand.Dma = Dma || Device;
+      Cand.Doorbell = Doorbell;
+      if (PointerPublish) {
+        // ... of this file's own structure: the kernel's list_head and
+        // hlist_node serve locked and RCU lists alike.
+        const SourceManager &SM = Ctx.getSourceManager();
+        if (!PK->Field ||
+            !SM.isInMainFile(SM.getExpansionLoc(PK->Field->getLocation())))
+          return;
+        Cand.LocklessReaders = true;
+        Cand.AcquireReaders = true;
+      } else if (Doorbell) {
+        Cand.SelfEvident = true;
+        Cand.Why = "a relaxed device write: the device reads the ring as soon "
+                   "as it sees it";
+      } else if (Device) {
+        // A helper that fills one descriptor of a frame leaves the final
+        // ownership hand-off (and its barrier) to its caller, as r8169's
+        // rtl8169_tx_map() does: judged only where nothing calls it.
+        Cand.Fn = T.FD;
+        Cand.NeedsPolled = true;
+        Cand.SelfEvident = !Locked;
+        Cand.Why = "a device-endian descriptor field that the file polls: the "
+                   "device reads the descriptor as soon as it sees this store";
+      } else if (marked(P) && !Locked && (c11Atomic(P) || volatileAccess(P))) {
+        // (WRITE_ONCE() alone often serves lockless readers of the index
+        // itself, a hint or a statistic: the file must order it elsewhere.)
+        Cand.SelfEvident = true;
+        Cand.Why = "an atomic or volatile store: other threads read it without a lock";
+      } else if (Locked) {
+        // Under a lock: only readers that take no lock and order what they
+        // read after it (an acquire elsewhere in the file) make it a
+        // publication; READ_ONCE() alone is often a hint read.
+        Cand.AcquireReaders = true;
+      }
+      Out.push_back(std::move(Cand));
+      return;
+    }
+  }
+
+  void consume(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &L = *Seq[I];
+    const LocationKey *LK = keyOf(L);
+    if (!LK || counter(L) || acquireLike(L.Ord) || !tested(L))
+      return;
+    if (L.ApiName.starts_with("rcu_") || L.ApiName.starts_with("srcu_"))
+      return; // a pointer load ordered by its dependency
+    const ValueDecl *Id = osIdentity(*LK);
+    if (!Id || Depth[I] > 0 || storedHere(Id))
+      return; // the consumer's own index
+    if (slot(*LK) && !deviceField(*LK))
+      return; // a slot's content is data (what it indexes depends on it)
+    // A descriptor in a ring (reached from a ring base by an index): a
+    // device-endian word of an on-disk structure is no descriptor.
+    bool Device = deviceField(*LK) && slotBase(*LK);
+    // What the loaded index is compared with: the consumer's own position,
+    // which addresses the slots (`if (READ_ONCE(r->prod) == c) ...
+    // r->slot[c & mask]`). In C11 code the loaded value itself may address
+    // them (no dependency ordering there).
+    SmallVector<const Expr *, 2> Against = comparedWith(L);
+    // A descriptor is polled through its first word read: later reads of
+    // the same descriptor come after that test (and its barrier).
+    if (Device)
+      for (size_t J = 0; J != I; ++J)
+        if (Seq[J]->Kind == EventKind::Load)
+          if (const LocationKey *PK = keyOf(*Seq[J]))
+            if (PK->Base == LK->Base && deviceField(*PK))
+              return;
+    // A barrier right before the load: the author orders it, on the wrong
+    // side (the data loads after it are the ones to order).
+    bool BarrierBefore = false;
+    for (size_t J = I; J-- > 0;) {
+      const Event &B = *Seq[J];
+      if (B.Kind == EventKind::LocalDef || B.Kind == EventKind::LocalUpdate)
+        continue;
+      if (B.Kind == EventKind::Load && containsStmt(L.S, B.S))
+        continue; // the load of the pointer this load goes through
+      // A compiler barrier only (liburing's old read_barrier() on x86):
+      // ordering meant for this load that the CPU does not provide.
+      BarrierBefore = B.Kind == EventKind::Barrier && !B.Bits;
+      break;
+    }
+    const VarDecl *DepVar = L.Use == ValueUse::Assigned ? L.Var : nullptr;
+    for (size_t J = I + 1; J < Seq.size(); ++J) {
+      const Event &D = *Seq[J];
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock)
+        return;
+      if (D.Kind == EventKind::Barrier && D.Bits)
+        return; // ordered, or the wrong kind (barrier-wrong-kind's)
+      if (D.Kind == EventKind::RMW && acquireLike(D.Ord))
+        return;
+      if (mayOrderCall(D, C))
+        return;
+      if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
+        // The next round's publication (the consumer storing its head):
+        // what follows belongs to another step.
+        if (const LocationKey *SK = keyOf(D); SK && osIdentity(*SK) == Id)
+          return;
+        continue;
+      }
+      if (D.Kind != EventKind::Load || acquireLike(D.Ord))
+        continue;
+      const LocationKey *DK = keyOf(D);
+      if (!DK || counter(D))
+        continue;
+      const ValueDecl *DId = osIdentity(*DK);
+      if (!DId || DId == Id)
+        continue;
+      // An address dependency: the slot or object is reached through the
+      // loaded value.
+      if (DepVar && DK->Base == DepVar)
+        continue; // an address dependency through the loaded pointer
+      // The slot is addressed by the loaded value. A plain load: the
+      // consumer's own position (head), not the other side's index. A
+      // READ_ONCE(): an address dependency, which orders the kernel's
+      // loads. A C11 relaxed atomic: nothing orders it (C11 has no
+      // dependency ordering short of memory_order_consume, which compilers
+      // make an acquire).
+      if (DepVar && (mentions(D.S, DepVar) || mentions(slotIndex(D), DepVar))) {
+        if (L.Ord == Order::Plain)
+          return;
+        if (!c11Atomic(L))
+          continue;
+      }
+      // A pointer loaded with READ_ONCE() from a slot is a publication of
+      // its own (its data is reached through it).
+      if (D.Ord != Order::Plain)
+        if (const auto *X = dyn_cast_or_null<Expr>(D.S); X && X->getType()->isPointerType())
+          continue;
+      bool Related = false, Dma = false;
+      if (Device) {
+        // The status word orders the rest of the descriptor the device
+        // wrote, not the driver's own bookkeeping.
+        Related = deviceField(*DK) && DK->Base && DK->Base == LK->Base;
+        Dma = true;
+      } else if (slot(*DK) && integerTarget(L)) {
+        const Expr *Idx = slotIndex(D);
+        const Stmt *DS = D.Via && D.InnerS ? D.InnerS : D.S;
+        for (const Expr *O : Against)
+          if (!containsStmt(O, DS) &&   // compared with the slot's own content
+              !scanFromZero(O) &&       // for (i = 0; i < n; i++): every slot
+              !positionFromMarked(O))   // a position loaded with READ_ONCE():
+            Related |= sharesIndex(Idx, O); // the slot depends on that load
+        if (DepVar && c11Atomic(L) && mentions(Idx, DepVar))
+          Related = true;
+        Dma = deviceField(*DK);
+      } else if (Device && DK->Base && DK->Base == LK->Base && deviceField(*DK)) {
+        Related = true;
+        Dma = true;
+      }
+      if (!Related)
+        continue;
+      OsCandidate Cand{OsKind::Consume};
+      Cand.At = L;
+      Cand.Data = D;
+      Cand.Id = Id;
+      Cand.IdName = LK->displayName();
+      Cand.DataName = DK->displayName();
+      Cand.Dma = Dma;
+      if (Device) {
+        Cand.SelfEvident = true;
+        Cand.Why = "a device-endian descriptor field: the device writes the "
+                   "descriptor and then this word";
+      } else if (marked(L)) {
+        Cand.SelfEvident = true;
+        Cand.Why = "a marked load: another agent stores it without a lock";
+      } else if (BarrierBefore) {
+        Cand.SelfEvident = true;
+        Cand.Why = "the barrier right before it: this load is ordered on the "
+                   "wrong side";
+      }
+      Out.push_back(std::move(Cand));
+      return;
+    }
+  }
+
+  void retire(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &S = *Seq[I];
+    if (S.Api && S.Api->Mmio)
+      return;
+    const LocationKey *SK = keyOf(S);
+    if (!SK || counter(S) || releaseLike(S.Ord) || !integerTarget(S) || slot(*SK))
+      return;
+    const ValueDecl *Id = osIdentity(*SK);
+    if (!Id || Depth[I] > 0)
+      return;
+    const Event *Wmb = nullptr;
+    for (size_t J = I; J-- > 0;) {
+      const Event &D = *Seq[J];
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock)
+        return;
+      if (D.Kind == EventKind::Barrier) {
+        if (D.Bits & OrdLS)
+          return;
+        if ((D.Bits & OrdSS) && !Wmb) {
+          Wmb = &D;
+          continue;
+        }
+        if (D.Bits)
+          return;
+        continue;
+      }
+      if (D.Kind == EventKind::RMW && releaseLike(D.Ord))
+        return;
+      if (mayOrderCall(D, C))
+        return;
+      const LocationKey *DK = keyOf(D);
+      if (!DK || counter(D))
+        continue;
+      const ValueDecl *DId = osIdentity(*DK);
+      if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
+        if (slot(*DK))
+          return; // a producer: Publish judges it
+        continue;
+      }
+      if (D.Kind != EventKind::Load || !DId || DId == Id || !slot(*DK))
+        continue;
+      // The slot is addressed by the index being stored (its old value):
+      // the consumer's own position, handed back.
+      if (!sameRing(slotIndex(D), S, valueOf(S), /*Strict=*/true))
+        continue;
+      OsCandidate Cand{Wmb ? OsKind::RetireWrongKind : OsKind::Retire};
+      Cand.At = Wmb ? *Wmb : S;
+      Cand.Index = S;
+      Cand.Data = D;
+      Cand.Id = Id;
+      Cand.IdName = SK->displayName();
+      Cand.DataName = DK->displayName();
+      Cand.Dma = deviceField(*DK);
+      if (marked(S)) {
+        Cand.SelfEvident = true;
+        Cand.Why = "a marked store: the producer reads it without a lock";
+      }
+      Out.push_back(std::move(Cand));
+      return;
+    }
+  }
+};
+
+} // namespace
+
+const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def || (Def->getIdentifier() &&
+                                    C.model().lookup(Def->getName())))
+    return nullptr;
+  auto [It, New] = Helpers.try_emplace(Def);
+  if (!New)
+    return It->second.get();
+  std::unique_ptr<FunctionTrace> H = C.classify(Def);
+  if (!H)
+    return nullptr;
+  size_t N = 0;
+  for (const BlockEvents &B : H->Blocks)
+    N += B.Events.size();
+  // Small helpers only: accessors, a doorbell wrapper, a "more used?" test.
+  if (N > 24 || !H->Counters.empty())
+    return nullptr;
+  Helpers[Def] = std::move(H);
+  return Helpers[Def].get();
+}
+
+std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
+                                      OsEvidence &Tu) {
+  std::vector<OsCandidate> Out;
+  if (!T.Cfg || !T.FD || !T.FD->getBody() || setupFunction(T.FD))
+    return Out;
+  // A seqcount reader or writer is judged by the seqcount checks.
+  if (!T.Counters.empty())
+    return Out;
+  Scan S(T, C, Tu);
+  if (S.Seq.size() > 4000)
+    return Out;
+  auto Innermost = [](const Event &E) { return E.Via ? E.Via->getCanonicalDecl() : nullptr; };
+  for (size_t I = 0; I != S.Seq.size(); ++I) {
+    const Event &E = *S.Seq[I];
+    size_t Before = Out.size();
+    if (E.Kind == EventKind::Store || E.Kind == EventKind::RMW) {
+      S.publish(I, Out);
+      if (Out.size() == Before)
+        S.retire(I, Out);
+    } else if (E.Kind == EventKind::Load) {
+      S.consume(I, Out);
+    }
+    // Both ends inside one helper: the helper's own analysis reports it
+    // (once, not at every call).
+    if (Out.size() > Before && Innermost(Out.back().At) &&
+        Innermost(Out.back().At) == Innermost(Out.back().Data))
+      Out.pop_back();
+  }
+  return Out;
+}
+
+void OsEvidence::add(const FunctionTrace &T) {
+  if (T.FD == Last)
+    return;
+  Last = T.FD;
+  Tests Conds;
+  if (T.FD && T.FD->getBody())
+    Conds.walk(T.FD->getBody());
+  std::string Fn = T.FD && T.FD->getIdentifier() ? T.FD->getName().str() : "?";
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events) {
+      if (E.Kind == EventKind::Call && E.Callee)
+        Called.insert(E.Callee->getCanonicalDecl());
+      if (E.Via)
+        Called.insert(E.Via->getCanonicalDecl());
+      if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
+        if (const FunctionDecl *F = CE->getDirectCallee())
+          Called.insert(F->getCanonicalDecl());
+    }
+  // In reverse post-order, as one sequence: a WRITE_ONCE() after a helper's
+  // smp_wmb() is often in a block of its own.
+  std::vector<const Event *> Ev;
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &E : T.Blocks[B->getBlockID()].Events)
+      Ev.push_back(&E);
+  {
+    for (size_t I = 0; I != Ev.size(); ++I) {
+      const Event &E = *Ev[I];
+      if (E.Key < 0 || (E.Kind != EventKind::Load && E.Kind != EventKind::Store))
+        continue;
+      const LocationKey &K = T.key(E.Key);
+      if (K.isLocal())
+        continue;
+      const ValueDecl *Id = osIdentity(K);
+      if (!Id)
+        continue;
+      unsigned &Bt = Bits[Id];
+      bool Volatile = K.Field && K.Field->getType().isVolatileQualified();
+      std::string Sp = !E.ApiName.empty() ? (E.ApiName + "()").str() : "";
+      if (E.Kind == EventKind::Load) {
+        if (Conds.Nodes.count(E.S) || E.Use == ValueUse::Compared ||
+            E.Use == ValueUse::Condition ||
+            (E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var)))
+          Bt |= EvTestedLoad;
+        if (acquireLike(E.Ord) || E.ApiName.starts_with("rcu_")) {
+          Bt |= EvAcquireLoad;
+          Strong.try_emplace(Id, Where{E.Loc, Sp.empty() ? "an acquire load" : Sp, Fn});
+        } else if (E.Ord != Order::Plain || Volatile) {
+          Bt |= EvMarkedLoad;
+        }
+        continue;
+      }
+      if (releaseLike(E.Ord)) {
+        Bt |= EvReleaseStore;
+        Strong[Id] = Where{E.Loc, Sp.empty() ? "a release store" : Sp, Fn};
+        continue;
+      }
+      if (E.Ord != Order::Plain || Volatile)
+        Bt |= EvMarkedStore;
+      // Right after a write barrier?
+      bool Fenced = false;
+      for (size_t J = I; J-- > 0;) {
+        const Event &P = *Ev[J];
+        if (P.Kind == EventKind::Barrier && (P.Bits & OrdSS)) {
+          // A CPU-to-CPU barrier (smp_wmb(), a fence): dma_wmb() and wmb()
+          // before a driver's index often order the device's view for the
+          // doorbell that follows.
+          StringRef N = P.ApiName;
+          Fenced = N.empty() || N.contains("smp") || N.starts_with("virt_");
+          break;
+        }
+        if (P.Kind == EventKind::Store || P.Kind == EventKind::RMW ||
+            P.Kind == EventKind::Call)
+          break;
+      }
+      if (Fenced) {
+        Bt |= EvFencedStore;
+        if (!Strong.count(Id))
+          Strong[Id] = Where{E.Loc, "a store after a write barrier", Fn};
+      } else {
+        Bt |= EvPlainStore;
+      }
+    }
+  }
+}
+
+const OsEvidence::Where *OsEvidence::strongest(const ValueDecl *Id) const {
+  auto It = Strong.find(Id);
+  return It == Strong.end() ? nullptr : &It->second;
+}
+
+bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
+  unsigned B = Ev.of(Cand.Id);
+  if (Cand.NeedsPolled && !(B & EvTestedLoad))
+    return false;
+  if (Cand.Fn && Ev.called(Cand.Fn))
+    return false;
+  if (Cand.SelfEvident)
+    return true;
+  switch (Cand.K) {
+  case OsKind::Publish:
+    if (Cand.AcquireReaders)
+      return B & EvAcquireLoad;
+    if (Cand.LocklessReaders)
+      return B & (EvAcquireLoad | EvMarkedLoad);
+    // Another agent reads it with an acquire, or this file publishes it
+    // with a release or after smp_wmb() elsewhere (deviant ordering).
+    return B & (EvAcquireLoad | EvReleaseStore | EvFencedStore);
+  case OsKind::Retire:
+  case OsKind::RetireWrongKind:
+    return B & (EvAcquireLoad | EvMarkedLoad | EvReleaseStore | EvFencedStore);
+  case OsKind::Consume:
+    // Stored with WRITE_ONCE() or a release elsewhere: a store after a
+    // write barrier may be ordering something else (a device's view).
+    return B & (EvReleaseStore | EvMarkedStore);
+  }
+  return false;
+}
+
+} // namespace seqlint

@@ -1,0 +1,126 @@
+//===- OneSided.h - one side of a ring or publication protocol --*- C++ -*-===//
+//
+// Most barrier code is one half of a protocol whose other half is a device,
+// the kernel, another process or another file: a producer that fills ring
+// slots and then stores the index or rings a doorbell, a consumer that loads
+// the index or a descriptor's ownership bit and then reads the slots, a
+// consumer that reads a slot and then hands it back by storing its head, a
+// writer that fills an object and publishes its address. What each side
+// needs is known from that side alone (Documentation/memory-barriers.txt,
+// "circular-buffers", "dma_wmb"):
+//
+//  - Publish: slot/descriptor/object stores, then the index, ownership or
+//    pointer store (or a relaxed doorbell): a write barrier or a release
+//    between;
+//  - Consume: the index or ownership load, tested, then the slot loads: a
+//    read barrier, an acquire or an address dependency between;
+//  - Retire: slot loads, then the head store that gives the slot back:
+//    load->store order (a release or a full barrier; smp_wmb() orders
+//    stores only).
+//
+// A candidate is reported only with evidence that another agent accesses
+// the location without this function's lock: a marked access (WRITE_ONCE,
+// READ_ONCE, volatile, a relaxed atomic), a doorbell, device-endian
+// descriptor fields (__le32: memory a device reads), or the same location
+// accessed with a release or an acquire somewhere else in the file
+// (deviant ordering, Engler et al.), or stored after a write barrier
+// everywhere else. Evidence is gathered TU-wide; candidates are judged when
+// the TU is done.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_ONESIDED_H
+#define SEQLINT_ONESIDED_H
+
+#include "core/Classifier.h"
+#include "core/Finding.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <string>
+#include <vector>
+
+namespace seqlint {
+
+enum class OsKind : unsigned char {
+  Publish,       // store/doorbell after slot or object stores, unordered
+  Consume,       // tested index/ownership load, then slot loads, unordered
+  Retire,        // slot loads, then the head store, unordered
+  RetireWrongKind, // ... with only a store->store barrier between
+};
+
+/// What is known TU-wide about one location (field or global).
+enum OsEvidenceBits : unsigned {
+  EvMarkedLoad = 1,    // READ_ONCE, volatile, relaxed atomic load
+  EvAcquireLoad = 2,   // acquire, seq_cst, rcu_dereference
+  EvMarkedStore = 4,   // WRITE_ONCE, volatile, relaxed atomic store
+  EvReleaseStore = 8,  // release, seq_cst, rcu_assign_pointer
+  EvFencedStore = 16,  // stored right after a write barrier
+  EvPlainStore = 32,   // a plain or relaxed store not after a barrier
+  EvTestedLoad = 64,   // loaded and tested (a status word polled)
+};
+
+struct OsCandidate {
+  OsKind K;
+  // Copies: the events of inlined helpers live only during the scan.
+  Event At{EventKind::Call};   // the store, load or barrier to report at
+  Event Data{EventKind::Call}; // the slot/object access it must order
+  Event Index{EventKind::Call}; // Retire*: the head store
+  const clang::ValueDecl *Id = nullptr; // the index/flag/pointer location
+  std::string IdName;          // 'vq->avail->idx'
+  std::string DataName;        // 'vq->desc[]'
+  bool SelfEvident = false;    // the access itself says it is shared
+  std::string Why;             // what makes it so, for the message
+  bool Dma = false;            // a device descriptor (dma_wmb/dma_rmb)
+  bool Doorbell = false;       // Publish through a relaxed MMIO write
+  bool NeedsPolled = false;    // a descriptor word: the file must test it
+  bool LocklessReaders = false; // under a lock: readers must take none
+  bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
+  const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
+};
+
+/// Evidence about locations, from every function of the TU.
+class OsEvidence {
+public:
+  void add(const FunctionTrace &T);
+  unsigned of(const clang::ValueDecl *Id) const { return Bits.lookup(Id); }
+  /// Where the strongest access of Id is (for the note), if any.
+  struct Where {
+    clang::SourceLocation Loc;
+    std::string Spelling;
+    std::string Fn;
+  };
+  const Where *strongest(const clang::ValueDecl *Id) const;
+  /// The trace of a small helper of the TU the one-sided scan inlines at
+  /// its calls (computed once), or null.
+  const FunctionTrace *helperTrace(Classifier &C, const clang::FunctionDecl *FD);
+  /// Is FD called by a function of the TU seen so far?
+  bool called(const clang::FunctionDecl *FD) const {
+    return Called.count(FD->getCanonicalDecl());
+  }
+
+private:
+  llvm::DenseSet<const clang::FunctionDecl *> Called;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionTrace>> Helpers;
+  llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
+  llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
+  const clang::FunctionDecl *Last = nullptr;
+};
+
+/// The candidates of one function (its events must be alive while the
+/// caller turns them into findings).
+std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
+                                      OsEvidence &Tu);
+
+/// Does the TU-wide evidence make Cand a bug worth reporting?
+bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev);
+
+/// A type that says "a device reads or writes this": the kernel's and
+/// DPDK's endian-annotated integers (__le32, rte_be16_t: descriptor fields
+/// in DMA memory), or volatile.
+bool osDeviceTyped(clang::QualType T);
+
+/// The location identity used by the one-sided analysis.
+const clang::ValueDecl *osIdentity(const LocationKey &K);
+
+} // namespace seqlint
+
+#endif
