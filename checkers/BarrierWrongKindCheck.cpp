@@ -152,6 +152,12 @@ private:
     if (!Before.known())
       return false;
     BarrierSide After = scanBarrierSide(T, Block, Index, /*Forward=*/true);
+    // A barrier before a device register write orders the CPU's memory
+    // stores (the descriptors, often written in a helper) before the
+    // device looks: `wmb(); writel(BLF, &regs->cmdstatus)` (ohci-q.c).
+    for (const BarrierAccess &A : After.All)
+      if (A.E->Api && A.E->Api->Mmio)
+        return false;
     if ((E.Bits & OrdSS) && !(E.Bits & OrdSL) &&
         judgeStoreThenLoad(T, E, Block, Index, Before, After))
       return true;

@@ -182,6 +182,33 @@ bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
   return false;
 }
 
+/// Blocks in reverse post-order, a loop's body before the code after the
+/// loop (the DFS takes a block's last successor first): what a loop body
+/// stores comes before what follows the loop in the sequence.
+std::vector<const CFGBlock *> bodyFirstOrder(const CFG &G) {
+  std::vector<const CFGBlock *> Post;
+  std::vector<char> Seen(G.getNumBlockIDs());
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+  Stack.push_back({&G.getEntry(), 0});
+  Seen[G.getEntry().getBlockID()] = 1;
+  while (!Stack.empty()) {
+    auto &[B, I] = Stack.back();
+    unsigned N = B->succ_size();
+    if (I < N) {
+      const CFGBlock *S = *(B->succ_begin() + (N - 1 - I));
+      ++I;
+      if (S && !Seen[S->getBlockID()]) {
+        Seen[S->getBlockID()] = 1;
+        Stack.push_back({S, 0});
+      }
+      continue;
+    }
+    Post.push_back(B);
+    Stack.pop_back();
+  }
+  return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
+}
+
 /// Is Inner a node of Outer?
 bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
   if (!Outer || !Inner || Depth > 32)
@@ -280,7 +307,7 @@ struct Scan {
   Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)
       : T(T), C(C), Tu(Tu), Ctx(C.context()), Locals(T.FD->getBody(), C.context()) {
     Conds.walk(T.FD->getBody());
-    for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const CFGBlock *B : bodyFirstOrder(*T.Cfg))
       for (const Event &E : T.Blocks[B->getBlockID()].Events)
         append(E, T, 0);
     Depth.resize(Seq.size());
@@ -307,7 +334,7 @@ struct Scan {
             ArgOf[H->FD->getParamDecl(A)] = CE->getArg(A);
         Locals.merge(H->FD->getBody(), Ctx);
         Conds.walk(H->FD->getBody());
-        for (const CFGBlock *B : reversePostOrder(*H->Cfg))
+        for (const CFGBlock *B : bodyFirstOrder(*H->Cfg))
           for (const Event &X : H->Blocks[B->getBlockID()].Events) {
             if (X.Kind == EventKind::Return)
               continue;
@@ -620,7 +647,7 @@ struct Scan {
           names(It->second, Vars, Fields, Depth + 1);
       }
     if (const auto *ME = dyn_cast<MemberExpr>(S))
-      if (!ME->getType()->isPointerType())
+      if (ME->getType()->isIntegerType()) // a position, not the struct holding it
         Fields.insert(ME->getMemberDecl());
     for (const Stmt *C : S->children())
       names(C, Vars, Fields, Depth + 1);
@@ -1008,7 +1035,8 @@ const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *
   for (const BlockEvents &B : H->Blocks)
     N += B.Events.size();
   // Small helpers only: accessors, a doorbell wrapper, a "more used?" test.
-  if (N > 24 || !H->Counters.empty())
+  // (Counter events inside keep their role: the scan skips them.)
+  if (N > 24)
     return nullptr;
   Helpers[Def] = std::move(H);
   return Helpers[Def].get();

@@ -73,3 +73,25 @@ void ev_produce(struct evring *r, u64 a)
 	smp_wmb();
 	WRITE_ONCE(r->tail, t + 1);
 }
+
+/* Correct: wmb() before a device register write orders the descriptor
+ * stores (done by a helper earlier) before the device looks, though the
+ * nearest accesses around it are loads (drivers/usb/host/ohci-q.c). */
+static inline void writel(u32 v, volatile u32 *addr) { *addr = v; }
+struct hc_regs { u32 cmdstatus; };
+struct hc { struct hc_regs *regs; int type; u32 td[4]; };
+static inline void hc_writel(struct hc *h, u32 v, volatile u32 *reg) { writel(v, reg); }
+static inline void hc_td_fill(struct hc *h, int i, u32 v)
+{
+	h->td[i] = v;
+	mb();
+}
+
+void hc_kick_bulk(struct hc *h, u32 v)
+{
+	hc_td_fill(h, 0, v);
+	if (h->type == 2) {
+		wmb();
+		hc_writel(h, 4, &h->regs->cmdstatus);
+	}
+}

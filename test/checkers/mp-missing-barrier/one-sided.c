@@ -260,3 +260,33 @@ int box_get(struct box *b)
 	spin_unlock(&b->lock);
 	return a;
 }
+
+/* Not a consumer's flag: the consumer's own head (released by it in
+ * cq_advance()), compared with the other side's tail, and a slot read by a
+ * helper through its own load of the head (liburing's
+ * io_uring_for_each_cqe() followed by io_uring_wait_cqe()). */
+struct cqring { unsigned *khead, *ktail, mask; struct msg *cqes; };
+struct uring { struct cqring cq; };
+
+static inline void cq_advance(struct uring *r, unsigned n)
+{
+	smp_store_release(r->cq.khead, *r->cq.khead + n);
+}
+
+static inline u64 cq_peek(struct uring *r)
+{
+	unsigned head = *r->cq.khead;
+
+	if (head == smp_load_acquire(r->cq.ktail))
+		return 0;
+	return r->cq.cqes[head & r->cq.mask].a;
+}
+
+u64 cq_first(struct uring *r)
+{
+	unsigned head;
+
+	for (head = *r->cq.khead; head != smp_load_acquire(r->cq.ktail); head++)
+		return r->cq.cqes[head & r->cq.mask].b;
+	return cq_peek(r);
+}
