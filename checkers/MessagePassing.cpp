@@ -1,5 +1,6 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
 #include "MessagePassing.h"
+#include "core/AstQueries.h"
 #include "core/BarrierScan.h"
 
 #include "clang/AST/ASTContext.h"
@@ -58,81 +59,8 @@ std::string spellingOf(const Event &E) {
   return E.Kind == EventKind::Barrier ? "the barrier" : "";
 }
 
-/// Does S mention V (the flag store publishes the object V points to)?
-bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
-  if (!S || !V || Depth > 32)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    return DR->getDecl() == V;
-  for (const Stmt *Ch : S->children())
-    if (refersTo(Ch, V, Depth + 1))
-      return true;
-  return false;
-}
-
-/// Is Inner a node of Outer?
-bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
-  if (!Outer || Depth > 32)
-    return false;
-  if (Outer == Inner)
-    return true;
-  for (const Stmt *Ch : Outer->children())
-    if (containsStmt(Ch, Inner, Depth + 1))
-      return true;
-  return false;
-}
-
-/// A call that may order memory where we cannot see it (an unknown
-/// function, or one whose body has a barrier, a lock or an ordered access).
-bool mayOrder(const Event &E, Classifier &C) {
-  if (E.Kind != EventKind::Call)
-    return false;
-  if (E.SideEffect) // wake-ups and completions order, logging does not
-    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
-           E.ApiName.contains("work") || E.ApiName.contains("rcu");
-  if (!E.Callee || !E.Callee->hasBody())
-    return true;
-  return C.summary(E.Callee).MayOrder;
-}
-
-/// The value a store event writes (RHS of the assignment inside a
-/// WRITE_ONCE()/smp_store_release() instance, a plain store, an atomic).
-const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > 24)
-    return nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->getOpcode() == BO_Assign)
-      return BO->getRHS();
-  if (const auto *AE = dyn_cast<AtomicExpr>(S))
-    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
-  for (const Stmt *Ch : S->children())
-    if (const Expr *V = storedValue(Ch, Depth + 1))
-      return V;
-  return nullptr;
-}
-
 /// A flag-like value: a constant, a boolean or a pointer (publication); not
 /// a computed number (sizes, times, indexes are data of their own).
-/// 0, NULL or false, also through the temporaries of a macro
-/// (rcu_assign_pointer() copies its value into a local first).
-bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth = 0) {
-  if (!E || Depth > 4)
-    return false;
-  E = E->IgnoreParenCasts();
-  if (E->isValueDependent())
-    return false;
-  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
-    return true;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().isZero();
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (V->hasLocalStorage() && V->getInit())
-        return isZeroValue(V->getInit(), Ctx, Depth + 1);
-  return false;
-}
-
 bool isFlagValue(const Expr *V, ASTContext &Ctx) {
   if (!V)
     return false;
@@ -156,40 +84,6 @@ bool isCounterApi(llvm::StringRef Name) {
          Name.starts_with("arch_atomic") || Name.starts_with("raw_atomic") ||
          Name.starts_with("pg_atomic");
 }
-
-/// Statements inside a branch condition, and locals tested in one.
-struct Conditions {
-  llvm::DenseSet<const Stmt *> Nodes;
-  llvm::DenseSet<const VarDecl *> Vars;
-  void addCond(const Stmt *S, unsigned Depth = 0) {
-    if (!S || Depth > 64)
-      return;
-    Nodes.insert(S);
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-        Vars.insert(V);
-    for (const Stmt *Ch : S->children())
-      addCond(Ch, Depth + 1);
-  }
-  void walk(const Stmt *S, unsigned Depth = 0) {
-    if (!S || Depth > 256)
-      return;
-    if (const auto *I = dyn_cast<IfStmt>(S))
-      addCond(I->getCond());
-    else if (const auto *W = dyn_cast<WhileStmt>(S))
-      addCond(W->getCond());
-    else if (const auto *D = dyn_cast<DoStmt>(S))
-      addCond(D->getCond());
-    else if (const auto *F = dyn_cast<ForStmt>(S))
-      addCond(F->getCond());
-    else if (const auto *C = dyn_cast<ConditionalOperator>(S))
-      addCond(C->getCond());
-    else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isLogicalOp())
-      addCond(B->getLHS());
-    for (const Stmt *Ch : S->children())
-      walk(Ch, Depth + 1);
-  }
-};
 
 bool isPointerValued(const Event &E) {
   const auto *X = dyn_cast_or_null<Expr>(E.S);
@@ -304,7 +198,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       if (const ValueDecl *Id = identity(T.key(Seq[I]->Key)))
         LastStore[Id] = I;
 
-  Conditions Conds;
+  BranchTests Conds;
   Conds.walk(T.FD->getBody());
   ASTContext &Ctx = C.context();
 
@@ -340,7 +234,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
           break; // an unlock orders what was stored under the lock
         if (Ord.note(E, OrdSS, isRelease))
           continue;
-        if (mayOrder(E, C))
+        if (mayOrderCall(E, C))
           Unknown = true;
         bool IsStore = E.Kind == EventKind::Store ||
                        (E.Kind == EventKind::RMW && E.Ord == Order::Plain);
@@ -410,7 +304,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (E.Kind == EventKind::LocalDef && E.Var == DepVar &&
             !containsStmt(E.S, F.S))
           DepVar = nullptr;
-        if (mayOrder(E, C))
+        if (mayOrderCall(E, C))
           Unknown = true;
         if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0)
           continue;
@@ -746,7 +640,7 @@ OrderingSummary orderingOf(const FunctionTrace &T, Classifier &C) {
         Sides |= PairRead;
         break;
       case EventKind::Call:
-        if (mayOrder(E, C))
+        if (mayOrderCall(E, C))
           S.Unknown = true;
         break;
       default:

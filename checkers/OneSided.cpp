@@ -1,6 +1,7 @@
 //===- OneSided.cpp - one side of a ring or publication protocol ----------===//
 #include "OneSided.h"
 #include "MessagePassing.h"
+#include "core/AstQueries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -126,62 +127,6 @@ private:
   ASTContext &Ctx;
 };
 
-/// Statements inside a branch condition, and locals tested in one.
-struct Tests {
-  DenseSet<const Stmt *> Nodes;
-  DenseSet<const VarDecl *> Vars;
-  SmallVector<const BinaryOperator *, 16> Compares;
-  void add(const Stmt *S, unsigned Depth = 0) {
-    if (!S || Depth > 64)
-      return;
-    Nodes.insert(S);
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-        Vars.insert(V);
-    for (const Stmt *Ch : S->children())
-      add(Ch, Depth + 1);
-  }
-  void walk(const Stmt *S, unsigned Depth = 0) {
-    if (!S || Depth > 256)
-      return;
-    if (const auto *I = dyn_cast<IfStmt>(S))
-      add(I->getCond());
-    else if (const auto *W = dyn_cast<WhileStmt>(S))
-      add(W->getCond());
-    else if (const auto *D = dyn_cast<DoStmt>(S))
-      add(D->getCond());
-    else if (const auto *F = dyn_cast<ForStmt>(S))
-      add(F->getCond());
-    else if (const auto *C = dyn_cast<ConditionalOperator>(S))
-      add(C->getCond());
-    else if (const auto *B = dyn_cast<BinaryOperator>(S)) {
-      if (B->isLogicalOp())
-        add(B->getLHS());
-      else if (B->isComparisonOp())
-        add(B); // `return head != tail`: the answer is a test
-    }
-    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isComparisonOp()) {
-      Compares.push_back(B);
-    } else if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-      if (R->getRetValue() && R->getRetValue()->getType()->isIntegerType())
-        add(R->getRetValue()); // a count or an "empty?" answer
-    }
-    for (const Stmt *Ch : S->children())
-      walk(Ch, Depth + 1);
-  }
-};
-
-bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
-  if (!S || !V || Depth > 32)
-    return false;
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-    return DR->getDecl() == V;
-  for (const Stmt *Ch : S->children())
-    if (refersTo(Ch, V, Depth + 1))
-      return true;
-  return false;
-}
-
 /// Blocks in reverse post-order, a loop's body before the code after the
 /// loop (the DFS takes a block's last successor first): what a loop body
 /// stores comes before what follows the loop in the sequence.
@@ -209,56 +154,6 @@ std::vector<const CFGBlock *> bodyFirstOrder(const CFG &G) {
   return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
 }
 
-/// Is Inner a node of Outer?
-bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth = 0) {
-  if (!Outer || !Inner || Depth > 32)
-    return false;
-  if (Outer == Inner)
-    return true;
-  for (const Stmt *Ch : Outer->children())
-    if (containsStmt(Ch, Inner, Depth + 1))
-      return true;
-  return false;
-}
-
-/// The value a store event writes.
-const Expr *storedValue(const Stmt *S, unsigned Depth = 0) {
-  if (!S || Depth > 24)
-    return nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->isAssignmentOp())
-      return BO->getRHS();
-  if (const auto *AE = dyn_cast<AtomicExpr>(S))
-    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
-  for (const Stmt *Ch : S->children())
-    if (const Expr *V = storedValue(Ch, Depth + 1))
-      return V;
-  return nullptr;
-}
-
-/// 0, NULL or false.
-bool isZeroValue(const Expr *E, ASTContext &Ctx) {
-  E = E->IgnoreParenCasts();
-  if (E->isValueDependent())
-    return false;
-  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
-    return true;
-  Expr::EvalResult R;
-  return E->EvaluateAsInt(R, Ctx) && R.Val.getInt().isZero();
-}
-
-/// A call that may order memory where we cannot see it.
-bool mayOrderCall(const Event &E, Classifier &C) {
-  if (E.Kind != EventKind::Call)
-    return false;
-  if (E.SideEffect)
-    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
-           E.ApiName.contains("work") || E.ApiName.contains("rcu");
-  if (!E.Callee || !E.Callee->hasBody())
-    return true;
-  return C.summary(E.Callee).MayOrder;
-}
-
 /// A function that sets an object up before anyone else can see it.
 bool setupFunction(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier())
@@ -278,7 +173,7 @@ struct Scan {
   std::vector<const Event *> Seq;
   std::vector<int> Depth;
   LocalScan Locals;
-  Tests Conds;
+  BranchTests Conds{/*Answers=*/true};
   /// Events of small helpers, inlined at their calls (copies), and the
   /// trace each inlined event's key belongs to.
   std::deque<Event> Owned;
@@ -378,7 +273,7 @@ struct Scan {
 
   /// The value a store writes, in the helper that holds it if seen through.
   static const Expr *valueOf(const Event &E) {
-    return storedValue(E.Via && E.InnerS ? E.InnerS : E.S);
+    return storedValue(E.Via && E.InnerS ? E.InnerS : E.S, /*Compound=*/true);
   }
 
   const FunctionTrace &traceOf(const Event &E) const {
@@ -547,33 +442,23 @@ struct Scan {
   /// O is a local that starts at 0 (a loop over every slot, a dump or a
   /// teardown), not a consumer's position.
   bool scanFromZero(const Expr *O) const {
+    return llvm::any_of(defsOf(O), [&](const Expr *D) { return isZeroValue(D, Ctx); });
+  }
+
+  /// What the local O names was assigned (nothing if O is no local).
+  ArrayRef<const Expr *> defsOf(const Expr *O) const {
     const auto *DR = dyn_cast<DeclRefExpr>(O->IgnoreParenImpCasts());
     const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V)
-      return false;
-    auto It = Locals.Defs.find(V);
+    auto It = V ? Locals.Defs.find(V) : Locals.Defs.end();
     if (It == Locals.Defs.end())
-      return false;
-    for (const Expr *D : It->second)
-      if (isZeroValue(D, Ctx))
-        return true;
-    return false;
+      return {};
+    return It->second;
   }
 
   /// O is a local defined from a marked load (READ_ONCE(), an atomic): the
   /// slot it addresses is reached through that load (a dependency).
   bool positionFromMarked(const Expr *O) const {
-    const auto *DR = dyn_cast<DeclRefExpr>(O->IgnoreParenImpCasts());
-    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
-    if (!V)
-      return false;
-    auto It = Locals.Defs.find(V);
-    if (It == Locals.Defs.end())
-      return false;
-    for (const Expr *D : It->second)
-      if (markedLoadIn(D, 0))
-        return true;
-    return false;
+    return llvm::any_of(defsOf(O), [](const Expr *D) { return markedLoadIn(D, 0); });
   }
   static bool markedLoadIn(const Stmt *S, unsigned Depth) {
     if (!S || Depth > 24)
@@ -1077,7 +962,7 @@ void OsEvidence::add(const FunctionTrace &T) {
   if (T.FD == Last)
     return;
   Last = T.FD;
-  Tests Conds;
+  BranchTests Conds{/*Answers=*/true};
   if (T.FD && T.FD->getBody())
     Conds.walk(T.FD->getBody());
   std::string Fn = T.FD && T.FD->getIdentifier() ? T.FD->getName().str() : "?";

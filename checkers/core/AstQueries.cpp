@@ -1,0 +1,114 @@
+//===- AstQueries.cpp -----------------------------------------------------===//
+#include "core/AstQueries.h"
+
+#include "clang/AST/ASTContext.h"
+
+using namespace clang;
+
+namespace seqlint {
+
+bool refersTo(const Stmt *S, const VarDecl *V, unsigned Depth) {
+  if (!S || !V || Depth > 32)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return DR->getDecl() == V;
+  for (const Stmt *Ch : S->children())
+    if (refersTo(Ch, V, Depth + 1))
+      return true;
+  return false;
+}
+
+bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth) {
+  if (!Outer || !Inner || Depth > 32)
+    return false;
+  if (Outer == Inner)
+    return true;
+  for (const Stmt *Ch : Outer->children())
+    if (containsStmt(Ch, Inner, Depth + 1))
+      return true;
+  return false;
+}
+
+const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {
+  if (!S || Depth > 24)
+    return nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Assign || (Compound && BO->isCompoundAssignmentOp()))
+      return BO->getRHS();
+  if (const auto *AE = dyn_cast<AtomicExpr>(S))
+    return AE->getNumSubExprs() > 2 ? AE->getVal1() : nullptr;
+  for (const Stmt *Ch : S->children())
+    if (const Expr *V = storedValue(Ch, Compound, Depth + 1))
+      return V;
+  return nullptr;
+}
+
+bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (E->isValueDependent())
+    return false;
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return true;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().isZero();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (V->hasLocalStorage() && V->getInit())
+        return isZeroValue(V->getInit(), Ctx, Depth + 1);
+  return false;
+}
+
+bool mayOrderCall(const Event &E, Classifier &C) {
+  if (E.Kind != EventKind::Call)
+    return false;
+  if (E.SideEffect) // wake-ups and completions order, logging does not
+    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
+           E.ApiName.contains("work") || E.ApiName.contains("rcu");
+  if (!E.Callee || !E.Callee->hasBody())
+    return true;
+  return C.summary(E.Callee).MayOrder;
+}
+
+void BranchTests::add(const Stmt *S, unsigned Depth) {
+  if (!S || Depth > 64)
+    return;
+  Nodes.insert(S);
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      Vars.insert(V);
+  for (const Stmt *Ch : S->children())
+    add(Ch, Depth + 1);
+}
+
+void BranchTests::walk(const Stmt *S, unsigned Depth) {
+  if (!S || Depth > 256)
+    return;
+  if (const auto *I = dyn_cast<IfStmt>(S))
+    add(I->getCond());
+  else if (const auto *W = dyn_cast<WhileStmt>(S))
+    add(W->getCond());
+  else if (const auto *D = dyn_cast<DoStmt>(S))
+    add(D->getCond());
+  else if (const auto *F = dyn_cast<ForStmt>(S))
+    add(F->getCond());
+  else if (const auto *C = dyn_cast<ConditionalOperator>(S))
+    add(C->getCond());
+  else if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isLogicalOp())
+    add(B->getLHS());
+  if (Answers) {
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isComparisonOp()) {
+      add(B); // `return head != tail`: the answer is a test
+      Compares.push_back(B);
+    } else if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      if (R->getRetValue() && R->getRetValue()->getType()->isIntegerType())
+        add(R->getRetValue()); // a count or an "empty?" answer
+    }
+  }
+  for (const Stmt *Ch : S->children())
+    walk(Ch, Depth + 1);
+}
+
+} // namespace seqlint

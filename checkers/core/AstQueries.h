@@ -1,0 +1,57 @@
+//===- AstQueries.h - small questions about statements and events -*- C++ -*-===//
+//
+// Shared by the message-passing pairs and the one-sided ring analysis: what
+// a store writes, what a condition tests, whether a call may order memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_ASTQUERIES_H
+#define SEQLINT_CORE_ASTQUERIES_H
+
+#include "core/Classifier.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace seqlint {
+
+/// Does S mention V?
+bool refersTo(const clang::Stmt *S, const clang::VarDecl *V, unsigned Depth = 0);
+
+/// Is Inner a node of Outer?
+bool containsStmt(const clang::Stmt *Outer, const clang::Stmt *Inner, unsigned Depth = 0);
+
+/// The value a store event writes: the right-hand side of the assignment
+/// inside S (a WRITE_ONCE()/smp_store_release() instance, a plain store; a
+/// compound assignment too when Compound), or an atomic's value.
+const clang::Expr *storedValue(const clang::Stmt *S, bool Compound = false,
+                               unsigned Depth = 0);
+
+/// 0, NULL or false, also through the temporaries of a macro
+/// (rcu_assign_pointer() copies its value into a local first).
+bool isZeroValue(const clang::Expr *E, clang::ASTContext &Ctx, unsigned Depth = 0);
+
+/// A call that may order memory where we cannot see it: an unknown
+/// function, or one whose body has a barrier, a lock or an ordered access;
+/// of the known side effects, wake-ups and completions.
+bool mayOrderCall(const Event &E, Classifier &C);
+
+/// Statements inside a branch condition, and the locals tested in one.
+/// With Answers, a comparison anywhere and an integer return value count
+/// as tests too (`return head != tail`), and the comparisons are listed.
+struct BranchTests {
+  explicit BranchTests(bool Answers = false) : Answers(Answers) {}
+  void walk(const clang::Stmt *S, unsigned Depth = 0);
+
+  llvm::DenseSet<const clang::Stmt *> Nodes;
+  llvm::DenseSet<const clang::VarDecl *> Vars;
+  llvm::SmallVector<const clang::BinaryOperator *, 16> Compares;
+
+private:
+  void add(const clang::Stmt *S, unsigned Depth = 0);
+  bool Answers;
+};
+
+} // namespace seqlint
+
+#endif
