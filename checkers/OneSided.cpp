@@ -233,18 +233,7 @@ struct Scan {
           for (const Event &X : H->Blocks[B->getBlockID()].Events) {
             if (X.Kind == EventKind::Return)
               continue;
-            if (X.Kind == EventKind::Call) {
-              Event Call = X;
-              if (!Call.Via) {
-                Call.Via = H->FD;
-                Call.InnerLoc = X.Loc;
-                Call.InnerS = X.S;
-              }
-              Call.Loc = E.Loc;
-              Owned.push_back(Call);
-              append(Owned.back(), *H, Level + 1);
-              continue;
-            }
+            // A copy reported at this call, with a note inside the helper.
             Event Copy = X;
             if (!Copy.Via) {
               Copy.Via = H->FD;
@@ -253,6 +242,10 @@ struct Scan {
             }
             Copy.Loc = E.Loc;
             Owned.push_back(Copy);
+            if (X.Kind == EventKind::Call) {
+              append(Owned.back(), *H, Level + 1); // a helper of the helper
+              continue;
+            }
             Seq.push_back(&Owned.back());
             TraceOf[&Owned.back()] = H;
           }
@@ -658,7 +651,8 @@ struct Scan {
         for (size_t K = I + 1; K < Seq.size(); ++K)
           if (Seq[K]->Api && Seq[K]->Api->Mmio && releaseLike(Seq[K]->Ord))
             return;
-      OsCandidate Cand{OsKind::Publish};
+      OsCandidate Cand;
+      Cand.K = OsKind::Publish;
       Cand.At = P;
       Cand.Data = D;
       Cand.Id = Id;
@@ -816,7 +810,8 @@ struct Scan {
       }
       if (!Related)
         continue;
-      OsCandidate Cand{OsKind::Consume};
+      OsCandidate Cand;
+      Cand.K = OsKind::Consume;
       Cand.At = L;
       Cand.Data = D;
       Cand.Id = Id;
@@ -885,7 +880,8 @@ struct Scan {
       // the consumer's own position, handed back.
       if (!sameRing(slotIndex(D), S, valueOf(S), /*Strict=*/true))
         continue;
-      OsCandidate Cand{Wmb ? OsKind::RetireWrongKind : OsKind::Retire};
+      OsCandidate Cand;
+      Cand.K = Wmb ? OsKind::RetireWrongKind : OsKind::Retire;
       Cand.At = Wmb ? *Wmb : S;
       Cand.Index = S;
       Cand.Data = D;

@@ -59,11 +59,11 @@ enum OsEvidenceBits : unsigned {
 };
 
 struct OsCandidate {
-  OsKind K;
+  OsKind K = OsKind::Publish;
   // Copies: the events of inlined helpers live only during the scan.
-  Event At{EventKind::Call};   // the store, load or barrier to report at
-  Event Data{EventKind::Call}; // the slot/object access it must order
-  Event Index{EventKind::Call}; // Retire*: the head store
+  Event At{};   // the store, load or barrier to report at
+  Event Data{}; // the slot/object access it must order
+  Event Index{}; // Retire*: the head store
   const clang::ValueDecl *Id = nullptr; // the index/flag/pointer location
   std::string IdName;          // 'vq->avail->idx'
   std::string DataName;        // 'vq->desc[]'
