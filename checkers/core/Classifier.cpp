@@ -292,8 +292,6 @@ private:
   DenseMap<const MacroInstance *, const Stmt *> Roots;
   DenseMap<const MacroInstance *, const Stmt *> Anchors;
   DenseMap<const Stmt *, int> LoadNodes; // node -> key it loads
-  DenseMap<std::pair<const MacroInstance *, const Stmt *>, SmallVector<const Expr *, 4>>
-      ArgsCache; // instanceArgs()
 };
 
 SourceLocation FunctionClassifier::reportLoc(const Stmt *S) const {
@@ -355,8 +353,8 @@ SmallVector<const Expr *, 4> FunctionClassifier::instanceArgs(const MacroInstanc
   // The walk goes through the whole expansion (READ_ONCE() is a large
   // statement expression) and loadedKey() asks again for every use of the
   // value: once per instance and root.
-  auto Cached = ArgsCache.find({I, Root});
-  if (Cached != ArgsCache.end())
+  auto Cached = C.ArgsCache.find({I, Root});
+  if (Cached != C.ArgsCache.end())
     return Cached->second;
   unsigned N = I->Args.size();
   SmallVector<const Expr *, 4> Found(N, nullptr), Unevaluated(N, nullptr);
@@ -407,7 +405,7 @@ SmallVector<const Expr *, 4> FunctionClassifier::instanceArgs(const MacroInstanc
   for (unsigned A = 0; A != N; ++A)
     if (!Found[A])
       Found[A] = Unevaluated[A];
-  ArgsCache[{I, Root}] = Found;
+  C.ArgsCache[{I, Root}] = Found;
   return Found;
 }
 

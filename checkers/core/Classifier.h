@@ -160,6 +160,15 @@ private:
   std::function<int(const clang::FunctionDecl *)> HelperFilter;
   unsigned HelperDepth = 0;
   llvm::DenseSet<const clang::FunctionDecl *> SeenThrough;
+
+public:
+  /// The arguments of a macro instance under a root node, found by a walk
+  /// of the expansion: the same for every classification of a function
+  /// (a function is classified as a helper, for its summary and for
+  /// itself), so kept for the TU.
+  llvm::DenseMap<std::pair<const MacroInstance *, const clang::Stmt *>,
+                 llvm::SmallVector<const clang::Expr *, 4>>
+      ArgsCache;
 };
 
 /// The reachable blocks of G from the entry, each after its predecessors
