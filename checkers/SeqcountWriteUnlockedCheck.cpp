@@ -276,7 +276,7 @@ DenseMap<const Event *, unsigned char> exclusionLevels(const FunctionTrace &T) {
 
 enum class EntryKind {
   Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork,
-  Napi, Xmit, Hook, RxHandler
+  Napi, Xmit, Hook, RxHandler, Syscall
 };
 
 /// What running in an entry's context keeps out of the CPU: a softirq is not
@@ -298,6 +298,7 @@ unsigned char contextLevel(EntryKind K) {
   case EntryKind::IrqThread:
   case EntryKind::KThread:
   case EntryKind::Thread:
+  case EntryKind::Syscall:
     return ExclNone;
   }
   return ExclNone;
@@ -327,6 +328,7 @@ const char *entryKindName(EntryKind K) {
   case EntryKind::Xmit: return "an ndo_start_xmit method (bottom halves disabled)";
   case EntryKind::Hook: return "a netfilter hook (softirq)";
   case EntryKind::RxHandler: return "an rx handler (softirq)";
+  case EntryKind::Syscall: return "a system call handler (process context)";
   }
   return "an entry point";
 }
@@ -383,6 +385,9 @@ std::optional<EntryKind> memberEntryKind(const FieldDecl *F) {
     return EntryKind::Xmit;
   if (RN == "nf_hook_ops" && FN == "hook")
     return EntryKind::Hook;
+  // get/setsockopt of netfilter: process context, any CPU, preemptible.
+  if (RN == "nf_sockopt_ops" && (FN == "set" || FN == "get"))
+    return EntryKind::Syscall;
   if (RN == "napi_struct" && FN == "poll")
     return EntryKind::Napi;
   return std::nullopt;
@@ -615,6 +620,14 @@ public:
             if (const auto *SA = G->getAttr<SectionAttr>())
               W.PerCpu = SA->getName().contains("percpu");
           }
+        // this_cpu_ptr(&x)->seq spelled as an address plus the CPU's offset
+        // (the classifier keys it on x itself): the per-CPU object x.
+        if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
+          if (const auto *SA = K.Base->getAttr<SectionAttr>())
+            if (SA->getName().contains("percpu")) {
+              W.Decl = K.Base;
+              W.PerCpu = true;
+            }
         W.GlobalCounter = !K.ViaPointer && K.Storage == LocationKey::Global;
         classifyCounter(K, W);
         W.Stats = E.ApiName.starts_with("u64_stats");

@@ -282,10 +282,6 @@ private:
   DenseSet<int> CorroboratedReaders; // readers of a location the TU knows
   DenseMap<const VarDecl *, int> CopyOf; // local -> the location it copied
   DenseMap<const VarDecl *, int> IncCopyOf; // local -> the location, plus one
-  // local -> the location whose `(x + 1) & 1` it holds: the step that makes
-  // an even count odd and leaves an odd (re-entered) one alone, x_tables'
-  // xt_write_recseq_begin().
-  DenseMap<const VarDecl *, int> ParityStepOf;
   std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
   bool HasLocalUpdate = false;
@@ -817,8 +813,8 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
 bool FunctionClassifier::isParityStep(const Expr *Value, int Key) const {
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
-      auto It = ParityStepOf.find(V);
-      return It != ParityStepOf.end() && It->second == Key;
+      auto It = T.ParityStepOf.find(V);
+      return It != T.ParityStepOf.end() && It->second == Key;
     }
   return false;
 }
@@ -964,19 +960,28 @@ void FunctionClassifier::noteLocalAssign(const VarDecl *V, const Expr *Init) {
   else
     CopyOf.erase(V);
   IncCopyOf.erase(V);
-  ParityStepOf.erase(V);
+  T.ParityStepOf.erase(V);
   if (const auto *BO = dyn_cast<BinaryOperator>(Init->IgnoreParenImpCasts());
       BO && BO->getOpcode() == BO_And && isIntLiteral(BO->getRHS(), Ctx, 1))
     if (const Expr *From = steppedFrom(BO->getLHS(), Ctx)) {
       int K = loadedKey(From);
       if (K >= 0 && !T.Keys[K].isLocal())
-        ParityStepOf[V] = K;
+        T.ParityStepOf[V] = K;
     }
   if (const Expr *From = steppedFrom(Init, Ctx)) {
     int K = loadedKey(From);
     if (K >= 0 && !T.Keys[K].isLocal())
       IncCopyOf[V] = K;
   }
+  // addend = xt_write_recseq_begin(): the helper returns the parity step.
+  if (const auto *CE = dyn_cast<CallExpr>(Init->IgnoreParenImpCasts()))
+    if (const FunctionDecl *F = calleeOf(CE))
+      if (const HelperEffect *H = C.helperEffect(F, /*Getters=*/true))
+        if (H->ReturnParityKey >= 0) {
+          int K = mapKey(H->Keys[H->ReturnParityKey], CE);
+          if (K >= 0 && !T.Keys[K].isLocal())
+            T.ParityStepOf[V] = K;
+        }
   const Expr *X = Init->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(X))
     if (BO->getOpcode() == BO_And) {
@@ -1285,6 +1290,15 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
     } else {
       Ev.Increment = BO->getOpcode() == BO_AddAssign &&
                      (isIntLiteral(BO->getRHS(), Ctx, 1) || isParityStep(BO->getRHS(), K));
+      // count += step, with the step a parameter: the caller's increment
+      // when it passes a parity step (xt_write_recseq_end(addend)).
+      if (!Ev.Increment && BO->getOpcode() == BO_AddAssign)
+        if (const auto *DR = dyn_cast<DeclRefExpr>(BO->getRHS()->IgnoreParenImpCasts()))
+          if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl());
+              P && P->getType()->isIntegerType()) {
+            Ev.IncParam = P;
+            Ev.StepParam = true;
+          }
     }
     B.Events.push_back(Ev);
     return;
@@ -1558,9 +1572,12 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
     if (E.IncParam && Ev.Key >= 0 &&
         (E.Kind == EventKind::Store || E.Kind == EventKind::RMW)) {
       Ev.IncParam = nullptr;
+      Ev.StepParam = false;
       const auto *P = cast<ParmVarDecl>(E.IncParam);
-      if (P->getFunctionScopeIndex() < CE->getNumArgs())
-        Ev.Increment = holdsCount(CE->getArg(P->getFunctionScopeIndex()), Ev.Key);
+      if (P->getFunctionScopeIndex() < CE->getNumArgs()) {
+        const Expr *A = CE->getArg(P->getFunctionScopeIndex());
+        Ev.Increment = E.StepParam ? isParityStep(A, Ev.Key) : holdsCount(A, Ev.Key);
+      }
     }
     if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
       T.Counters.insert(Ev.Key);
@@ -2336,6 +2353,15 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
     return nullptr;
   H->GetterOnly = !AnyRelevant;
   H->ReturnVar = RetVar;
+  if (RetVar) {
+    auto P = T->ParityStepOf.find(RetVar);
+    if (P != T->ParityStepOf.end()) {
+      const std::string &Text = T->key(P->second).Text;
+      auto It = llvm::find_if(H->Keys, [&](const LocationKey &X) { return X.Text == Text; });
+      if (It != H->Keys.end())
+        H->ReturnParityKey = It - H->Keys.begin();
+    }
+  }
   H->ReturnMasked = RS.Masked;
   H->ReturnOddChecked = RetVar && T->OddCheckedVars.count(RetVar);
   bool SawBegin = false;

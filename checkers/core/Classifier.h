@@ -41,6 +41,10 @@ struct FunctionTrace {
   llvm::DenseMap<int, llvm::SmallVector<const clang::VarDecl *, 2>> OpenReaders;
   /// Local variable -> the key whose loaded value it holds.
   llvm::DenseMap<const clang::VarDecl *, int> VarSource;
+  /// Local -> the count whose `(x + 1) & 1` it holds: the step that makes
+  /// an even count odd and leaves a re-entered (odd) one alone, x_tables'
+  /// xt_write_recseq_begin().
+  llvm::DenseMap<const clang::VarDecl *, int> ParityStepOf;
   /// Local variables whose value leaves local arithmetic (returned,
   /// passed, stored, compared with a non-constant, address taken).
   llvm::DenseSet<const clang::VarDecl *> EscapingVars;
@@ -84,6 +88,8 @@ struct HelperEffect {
   /// The returned count is a sequence begin: masked, tested or acquired,
   /// and ordered before what follows (acquire, or a read barrier after it).
   bool BeginHelper = false;
+  /// The helper returns the parity step of Keys[ReturnParityKey].
+  int ReturnParityKey = -1;
   /// Local -> the parameter it is compared with (return t != start).
   llvm::DenseMap<const clang::VarDecl *, const clang::ParmVarDecl *> ComparedWithParam;
   /// Locals and loads compared with `==` (the helper answers "unchanged").

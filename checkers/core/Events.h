@@ -101,6 +101,7 @@ struct Event {
   bool HelperBegin = false;         // Load: the count a begin helper returned
   bool Claim = false;               // RMW: compare-and-swap increment (opens only)
   const clang::VarDecl *IncParam = nullptr; // Store: writes param + 1 (a helper's)
+  bool StepParam = false; // RMW: IncParam is the step itself (count += step)
   bool Increment = false;           // Store/RMW: writes key + 1
   bool Masked = false;              // load value masked with ~1
   ValueUse Use = ValueUse::Other;
