@@ -466,8 +466,13 @@ std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
     }
   }
   // ... and before it, stores of other data that it was meant to publish.
+  // A marked store or an atomic read-modify-write is a lockless variable
+  // of its own, not data behind the flag: Concurrency Kit's
+  // ck_hs_map_bound_set() stores probe_maximum and probe_bound[] with
+  // ck_pr_store_*() and ends with ck_pr_fence_store() for its caller;
+  // ck_stack_push_mpnc() links the node in with an exchange.
   for (const BarrierAccess &A : Before.All) {
-    if (!(A.Bits & AccStore) || A.E == Publish)
+    if (!(A.Bits & AccStore) || A.E == Publish || A.AtomicRMW || A.Marked)
       continue;
     AccessIdentity Id = accessIdentity(T, *A.E);
     if (Id.valid() && !Id.same(PubId))

@@ -216,3 +216,26 @@ unsigned long iter_next(struct iter *it, unsigned long *page_stamp)
 	it->next = it->head + 8;
 	return it->next;
 }
+
+/* Marked stores of lockless variables (each read on its own), then a
+ * trailing fence for the caller's next store: Concurrency Kit's
+ * ck_hs_map_bound_set(). */
+void bound_set(struct msg *m, int n)
+{
+	if (n > READ_ONCE(m->a))
+		WRITE_ONCE(m->a, n);
+	WRITE_ONCE(m->b, n);
+	smp_wmb();
+}
+
+/* The node is linked in with an exchange (a publication of its own), then
+ * its next pointer, then a trailing fence: ck_stack_push_mpnc(). */
+struct node { struct node *next; };
+struct lstack { struct node *head; };
+void lstack_push(struct lstack *s, struct node *e)
+{
+	struct node *old = __atomic_exchange_n(&s->head, e, __ATOMIC_RELAXED);
+
+	WRITE_ONCE(e->next, old);
+	smp_wmb();
+}
