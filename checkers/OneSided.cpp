@@ -337,6 +337,28 @@ struct Scan {
     return false;
   }
 
+  /// D's location when it is shared data other than Id (not a local, not
+  /// a counter), else null.
+  const LocationKey *otherLocation(const Event &D, const ValueDecl *Id) const {
+    const LocationKey *DK = keyOf(D);
+    if (!DK || counter(D))
+      return nullptr;
+    const ValueDecl *DId = osIdentity(*DK);
+    return DId && DId != Id ? DK : nullptr;
+  }
+
+  /// D ends the stretch a candidate is looked for in: a barrier (one that
+  /// orders, or the wrong kind, which is barrier-wrong-kind's), an atomic
+  /// read-modify-write with the ordering the side needs, or a call that
+  /// may order.
+  bool ends(const Event &D, bool (*Ordering)(Order)) const {
+    if (D.Kind == EventKind::Barrier && D.Bits)
+      return true;
+    if (D.Kind == EventKind::RMW && Ordering(D.Ord))
+      return true;
+    return mayOrderCall(D, C);
+  }
+
   /// The index expression a slot access is addressed by (the subscript,
   /// or the one the slot pointer was computed with).
   const Expr *slotIndex(const Event &E) const {
@@ -604,21 +626,14 @@ struct Scan {
         Locked = true;
         break;
       }
-      if (D.Kind == EventKind::Barrier && D.Bits)
-        return; // ordered, or the wrong kind (barrier-wrong-kind's)
-      if (D.Kind == EventKind::RMW && releaseLike(D.Ord))
-        return;
-      if (mayOrderCall(D, C))
+      if (ends(D, releaseLike))
         return;
       if (D.Kind != EventKind::Store && D.Kind != EventKind::RMW)
         continue;
       if (releaseLike(D.Ord) || (D.Api && D.Api->Mmio))
         continue;
-      const LocationKey *DK = keyOf(D);
-      if (!DK || counter(D))
-        continue;
-      const ValueDecl *DId = osIdentity(*DK);
-      if (!DId || DId == Id)
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK)
         continue;
       bool Related = false, Dma = false;
       if (slot(*DK) && Doorbell) {
@@ -745,11 +760,7 @@ struct Scan {
       const Event &D = *Seq[J];
       if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock)
         return;
-      if (D.Kind == EventKind::Barrier && D.Bits)
-        return; // ordered, or the wrong kind (barrier-wrong-kind's)
-      if (D.Kind == EventKind::RMW && acquireLike(D.Ord))
-        return;
-      if (mayOrderCall(D, C))
+      if (ends(D, acquireLike))
         return;
       if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
         // The next round's publication (the consumer storing its head):
@@ -760,11 +771,8 @@ struct Scan {
       }
       if (D.Kind != EventKind::Load || acquireLike(D.Ord))
         continue;
-      const LocationKey *DK = keyOf(D);
-      if (!DK || counter(D))
-        continue;
-      const ValueDecl *DId = osIdentity(*DK);
-      if (!DId || DId == Id)
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK)
         continue;
       // An address dependency: the slot or object is reached through the
       // loaded value.
@@ -861,9 +869,7 @@ struct Scan {
           return;
         continue;
       }
-      if (D.Kind == EventKind::RMW && releaseLike(D.Ord))
-        return;
-      if (mayOrderCall(D, C))
+      if (ends(D, releaseLike))
         return;
       const LocationKey *DK = keyOf(D);
       if (!DK || counter(D))
