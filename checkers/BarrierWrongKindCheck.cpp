@@ -220,22 +220,15 @@ private:
     Finding F; // partial: the finding, message still to write
     std::string Spelling;
     bool ReleaseStore = false;
-    bool Fixable = false;
+    std::optional<FixItHint> Fix; // smp_wmb -> smp_mb, while the event lives
   };
 
   /// The location an access touches, comparable across functions: the
-  /// field, or a global variable.
+  /// field, or a global variable (the message-passing identity).
   static const Decl *crossId(const FunctionTrace &T, const Event &E) {
-    if (E.Key < 0 || E.Kind == EventKind::Call)
+    if (E.Key < 0 || E.Kind == EventKind::Call || T.key(E.Key).isLocal())
       return nullptr;
-    const LocationKey &K = T.key(E.Key);
-    if (K.isLocal())
-      return nullptr;
-    if (K.Field)
-      return K.Field;
-    if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
-      return K.Base;
-    return nullptr;
+    return osIdentity(T.key(E.Key));
   }
 
   void noteStoreBuffering(const FunctionTrace &T, const Event &E, unsigned Block,
@@ -277,7 +270,7 @@ private:
       S.Spelling = Release ? "the release store to '" + accessName(T, E) + "'"
                            : barrierSpelling(E);
       S.F = make(E, "");
-      S.Fixable = !Release && isLinuxBarrierName(E.ApiName) && E.Loc.isFileID();
+      S.Fix = renameBarrier(E, "smp_mb");
       if (reportWaitqueuePeek(S, After))
         return;
     }
@@ -308,9 +301,8 @@ private:
                   " (or wq_has_sleeper(), which has it)";
       F.Notes.push_back({X.Loc, "the store to '" + X.Name + "' is here"});
       F.Notes.push_back({C->Loc, N.str() + "() loads the wait queue's list here"});
-      if (S.Fixable)
-        if (auto Fix = renameAt(F.Loc, S.Spelling, "smp_mb"))
-          F.FixIts.push_back(*Fix);
+      if (S.Fix)
+        F.FixIts.push_back(*S.Fix);
       emit(F);
       return true;
     }
@@ -325,22 +317,6 @@ private:
              "' orders the accesses before it, not " + Load.str() + " after it";
     return S.Spelling + " does not order the store to '" + Store.str() +
            "' before it against " + Load.str() + " after it";
-  }
-
-  /// Replaces the token at Loc (spelled as the start of Spelling) with To.
-  std::optional<FixItHint> renameAt(SourceLocation Loc, StringRef Spelling,
-                                    StringRef To) const {
-    if (!Loc.isFileID())
-      return std::nullopt;
-    const SourceManager &SM = Ctx->Ctx->getSourceManager();
-    const LangOptions &LO = Ctx->Ctx->getLangOpts();
-    unsigned Len = Lexer::MeasureTokenLength(Loc, SM, LO);
-    StringRef Text(SM.getCharacterData(Loc), Len);
-    if (!Spelling.starts_with(Text) || Spelling.size() < Len ||
-        (Spelling.size() > Len && Spelling[Len] != '('))
-      return std::nullopt;
-    return FixItHint::CreateReplacement(
-        CharSourceRange::getCharRange(Loc, Loc.getLocWithOffset(Len)), To);
   }
 
   /// Loads a function (and the functions it calls, two levels down) may
@@ -465,9 +441,8 @@ private:
     F.Notes.push_back({Y.Loc, "the load of '" + Y.Name + "' is here"});
     F.Notes.push_back({GX.Loc, "'" + Other + "' loads '" + GX.Name +
                                    "' after its full barrier here"});
-    if (W.Fixable)
-      if (auto Fix = renameAt(F.Loc, W.Spelling, "smp_mb"))
-        F.FixIts.push_back(*Fix);
+    if (W.Fix)
+      F.FixIts.push_back(*W.Fix);
     emit(F);
   }
 

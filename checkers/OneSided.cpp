@@ -70,7 +70,7 @@ bool nonConstant(const Expr *E, ASTContext &Ctx) {
 class LocalScan {
 public:
   LocalScan(const Stmt *Body, ASTContext &Ctx) : Ctx(Ctx) { walk(Body, 0); }
-  void merge(const Stmt *Body, ASTContext &) { walk(Body, 0); }
+  void merge(const Stmt *Body) { walk(Body, 0); }
   DenseSet<const VarDecl *> Slots, Fresh;
   DenseMap<const VarDecl *, const Expr *> SlotIndex;
   DenseMap<const VarDecl *, SmallVector<const Expr *, 2>> Defs; // V = expr
@@ -227,7 +227,7 @@ struct Scan {
         if (const auto *CE = dyn_cast_or_null<CallExpr>(CallS))
           for (unsigned A = 0; A < CE->getNumArgs() && A < H->FD->getNumParams(); ++A)
             ArgOf[H->FD->getParamDecl(A)] = CE->getArg(A);
-        Locals.merge(H->FD->getBody(), Ctx);
+        Locals.merge(H->FD->getBody());
         Conds.walk(H->FD->getBody());
         for (const CFGBlock *B : bodyFirstOrder(*H->Cfg))
           for (const Event &X : H->Blocks[B->getBlockID()].Events) {
@@ -451,8 +451,6 @@ struct Scan {
       collect(C, Field, Vars, LoadsKey, Depth + 1);
   }
 
-  /// The base of K is a ring slot (desc = &ring->desc[i], ring->desc[i].x).
-  bool slotBase(const LocationKey &K) const { return slot(K); }
 
   /// O is a local that starts at 0 (a loop over every slot, a dump or a
   /// teardown), not a consumer's position.
@@ -617,7 +615,7 @@ struct Scan {
     // A descriptor's ownership word: a device-endian field that the file
     // also loads and tests (the clean or receive path polls it; checked
     // when the TU is done).
-    bool Device = PK && deviceField(*PK) && slotBase(*PK);
+    bool Device = PK && deviceField(*PK) && slot(*PK);
     bool Locked = Depth[I] > 0;
     bool PointerPublish = false;
     for (size_t J = I; J-- > 0;) {
@@ -727,7 +725,7 @@ struct Scan {
       return; // a slot's content is data (what it indexes depends on it)
     // A descriptor in a ring (reached from a ring base by an index): a
     // device-endian word of an on-disk structure is no descriptor.
-    bool Device = deviceField(*LK) && slotBase(*LK);
+    bool Device = deviceField(*LK) && slot(*LK);
     // What the loaded index is compared with: the consumer's own position,
     // which addresses the slots (`if (READ_ONCE(r->prod) == c) ...
     // r->slot[c & mask]`). In C11 code the loaded value itself may address
