@@ -585,7 +585,7 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
           {Caller->getCanonicalDecl(), W.Locking.count(Caller) > 0, true});
   }
   for (const FunctionDecl *FD : W.NeedTrace)
-    if (std::unique_ptr<FunctionTrace> T = Cl.classify(FD))
+    if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
       collect(*T);
 
   DenseSet<SourceLocation> Done;

@@ -332,7 +332,7 @@ private:
     if (Depth > 2)
       return NoAccesses;
     CalleeLoads[Def]; // an empty entry cuts recursion
-    std::unique_ptr<FunctionTrace> T = Cl.classify(Def);
+    std::shared_ptr<const FunctionTrace> T = Cl.classify(Def);
     if (!T)
       return CalleeLoads[Def];
     std::vector<SbAccess> Out;

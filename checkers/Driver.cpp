@@ -563,7 +563,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   // uses are known, then classify again those that touch such a location
   // without treating it as a counter (a writer or reader of a counter that
   // another function of the TU corroborates).
-  std::vector<std::pair<const FunctionDecl *, std::unique_ptr<FunctionTrace>>> Traces;
+  std::vector<std::pair<const FunctionDecl *, std::shared_ptr<const FunctionTrace>>> Traces;
   std::vector<const FunctionDecl *> Skipped;
   for (const FunctionDecl *FD : Functions) {
     if (!shouldAnalyse(FD, SM, Model))
@@ -581,7 +581,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
       Skipped.push_back(FD);
       continue;
     }
-    std::unique_ptr<FunctionTrace> T = Cl.classify(FD);
+    std::shared_ptr<const FunctionTrace> T = Cl.classify(FD);
     if (!T)
       continue;
     Cl.noteCounters(*T);
@@ -592,11 +592,11 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   // barrier: the bug itself).
   for (const FunctionDecl *FD : Skipped)
     if (Cl.referencesKnownCounter(FD))
-      if (std::unique_ptr<FunctionTrace> T = Cl.classify(FD))
+      if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
         Traces.emplace_back(FD, std::move(T));
   for (auto &[FD, T] : Traces) {
     if (Cl.mayRecognizeMore(*T))
-      if (std::unique_ptr<FunctionTrace> Again = Cl.classify(FD))
+      if (std::shared_ptr<const FunctionTrace> Again = Cl.classify(FD))
         T = std::move(Again);
     if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       dumpTrace(*T, SM, *Opts.DumpEvents);

@@ -913,7 +913,7 @@ const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *
   auto [It, New] = Helpers.try_emplace(Def);
   if (!New)
     return It->second.get();
-  std::unique_ptr<FunctionTrace> H = C.classify(Def);
+  std::shared_ptr<const FunctionTrace> H = C.classify(Def);
   if (!H)
     return nullptr;
   size_t N = 0;

@@ -99,7 +99,7 @@ public:
 
 private:
   llvm::DenseSet<const clang::FunctionDecl *> Called;
-  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionTrace>> Helpers;
+  llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
   const clang::FunctionDecl *Last = nullptr;

@@ -831,7 +831,7 @@ private:
       return CallSites[F];
     Analysed.insert(F);
     auto &Out = CallSites[F];
-    std::unique_ptr<FunctionTrace> T = C.classify(F);
+    std::shared_ptr<const FunctionTrace> T = C.classify(F);
     if (!T)
       return Out;
     LockSets LS = computeLocks(*T);

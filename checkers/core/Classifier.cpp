@@ -1994,9 +1994,26 @@ std::string LocationKey::displayName() const {
   return S;
 }
 
-std::unique_ptr<FunctionTrace> Classifier::classify(const FunctionDecl *FD) {
+unsigned Classifier::knownCounterKeys(const FunctionTrace &T) const {
+  if (KnownCounters.empty())
+    return 0;
+  unsigned N = 0;
+  for (const LocationKey &K : T.Keys)
+    N += isKnownCounter(K);
+  return N;
+}
+
+std::shared_ptr<const FunctionTrace> Classifier::classify(const FunctionDecl *FD) {
   if (!FD || !FD->hasBody())
     return nullptr;
+  // Classification reads the TU's state in two places only: the helpers'
+  // effects (final once computed; a refusal is counted) and the known
+  // counters among the trace's own keys (a set that only grows, so an
+  // unchanged count means an unchanged answer).
+  if (auto It = Traces.find(FD); It != Traces.end() &&
+      It->second.KnownKeys == knownCounterKeys(*It->second.Trace))
+    return It->second.Trace;
+  unsigned RefusalsBefore = Refusals;
   Stmt *Body = FD->getBody();
   CFG::BuildOptions Opts;
   Opts.setAllAlwaysAdd();
@@ -2010,7 +2027,10 @@ std::unique_ptr<FunctionTrace> Classifier::classify(const FunctionDecl *FD) {
     return nullptr;
   FunctionClassifier FC(*this, *T);
   FC.run(Body);
-  return T;
+  std::shared_ptr<const FunctionTrace> Shared = std::move(T);
+  if (Refusals == RefusalsBefore)
+    Traces[FD] = {Shared, knownCounterKeys(*Shared)};
+  return Shared;
 }
 
 const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
@@ -2175,8 +2195,12 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
   HelperEffect *H = Slot.get(); // stable across the recursion below
   if (H->Done)
     return H->Usable && (Getters || !H->GetterOnly) ? H : nullptr;
-  if (H->Computing || HelperDepth >= 3 || !HelperFilter)
+  if (!HelperFilter)
     return nullptr;
+  if (H->Computing || HelperDepth >= 3) {
+    ++Refusals;
+    return nullptr;
+  }
   H->Computing = true;
   ++HelperDepth;
   if (H->Level < 0)
@@ -2188,7 +2212,7 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
     H->Computing = false;
     return nullptr;
   }
-  std::unique_ptr<FunctionTrace> T;
+  std::shared_ptr<const FunctionTrace> T;
   if (H->Level > 0)
     T = classify(FD);
   --HelperDepth;

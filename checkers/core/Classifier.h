@@ -108,7 +108,12 @@ public:
       : Ctx(Ctx), Index(Index), Model(Model) {}
 
   /// Trace of FD's body, or null if it has none or the CFG cannot be built.
-  std::unique_ptr<FunctionTrace> classify(const clang::FunctionDecl *FD);
+  /// Kept for the TU: a function is asked for as itself, as a helper, for
+  /// its summary and by checks that look into callees, and is classified
+  /// again only when what its classification depended on has changed (a
+  /// location of it became a known counter) or was not final (a helper
+  /// refused by recursion or depth).
+  std::shared_ptr<const FunctionTrace> classify(const clang::FunctionDecl *FD);
 
   /// Summary of a function defined in the TU (computed on first use).
   const FunctionSummary &summary(const clang::FunctionDecl *FD);
@@ -157,6 +162,16 @@ public:
   bool referencesKnownCounter(const clang::FunctionDecl *FD) const;
 
 private:
+  /// How many of T's locations the TU knows as counters now.
+  unsigned knownCounterKeys(const FunctionTrace &T) const;
+  struct CachedTrace {
+    std::shared_ptr<const FunctionTrace> Trace;
+    unsigned KnownKeys = 0;
+  };
+  llvm::DenseMap<const clang::FunctionDecl *, CachedTrace> Traces;
+  /// Helper lookups answered "not now" (recursion, depth bound): a trace
+  /// classified while one happened is not kept.
+  unsigned Refusals = 0;
   llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
   clang::ASTContext &Ctx;
   const MacroIndex &Index;
