@@ -16,10 +16,11 @@ class SeqcountReadOddUncheckedCheck : public Check {
 public:
   SeqcountReadOddUncheckedCheck() : Check("seqcount-read-odd-unchecked") {}
 
-  void functionDone(const FunctionTrace &T, Classifier &) override {
+  void functionDone(const FunctionTrace &T, Classifier &Cl) override {
     checkRawBegins(T);
     for (const auto &[Key, Vars] : T.OpenReaders) {
-      if (T.OddCheckedKeys.count(Key))
+      // A generation number is compared, never odd: nothing to wait for.
+      if (T.OddCheckedKeys.count(Key) || Cl.isGenerationCounter(T.key(Key)))
         continue;
       const Event *Begin = nullptr, *Recheck = nullptr;
       bool Checked = false;

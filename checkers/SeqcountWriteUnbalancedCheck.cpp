@@ -28,7 +28,9 @@ public:
                                "' is still open when the function returns here: the "
                                "count stays odd and readers spin until the next "
                                "writer; end the section on this path");
-    F.Notes.push_back({Begin.Loc, "write section begins here with " + spelling(Begin)});
+    std::string With = spelling(Begin); // none for a plain or builtin increment
+    F.Notes.push_back({Begin.Loc, "write section begins here" +
+                                      (With.empty() ? "" : " with " + With)});
     viaNote(F, Begin);
     emit(F);
   }

@@ -258,7 +258,7 @@ private:
   bool parityFix(const Event &Ev);
   // --- helpers seen through ----------------------------------------------
   void spliceHelper(const CallExpr *CE, const FunctionDecl *F, BlockEvents &B);
-  int mapKey(const LocationKey &K, const CallExpr *CE);
+  int mapKey(const LocationKey &K, const CallExpr *CE, bool KeepLocal = false);
   int internKey(const LocationKey &K);
 
   // --- keys and contexts ---------------------------------------------------
@@ -1437,7 +1437,8 @@ int FunctionClassifier::internKey(const LocationKey &K) {
 /// parameter replaced by the argument (`l->epoch` with `&ts->lk` is
 /// `ts->lk.epoch`, with `cd` it is `cd->epoch`); globals stay what they
 /// are. -1 if the location is the helper's own.
-int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE) {
+int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
+                               bool KeepLocal) {
   if (!K.Base) {
     // this_cpu_ptr(&x)->f, per-CPU statement expressions: the same memory
     // whoever names it; `this` is the helper's object.
@@ -1489,7 +1490,7 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE) {
   if (K.Field)
     N.Field = K.Field;
   N.Text = Text;
-  if (N.isLocal())
+  if (N.isLocal() && !KeepLocal)
     return -1;
   return internKey(N);
 }
@@ -1534,6 +1535,11 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
     }
     if (E.Key >= 0) {
       Ev.Key = Mapped(E.Key);
+      // A fully ordered RMW orders the caller's accesses whatever it
+      // writes: on the caller's own object (a hazard pointer published
+      // through a record on its stack) it stays, as a local access.
+      if (Ev.Key < 0 && E.Kind == EventKind::RMW && E.Ord >= Order::AcqRel)
+        Ev.Key = mapKey(H->Keys[E.Key], CE, /*KeepLocal=*/true);
       if (Ev.Key < 0 && E.Kind != EventKind::Lock && E.Kind != EventKind::Unlock)
         continue; // the helper's own memory (or through its own pointers)
     }
@@ -1742,6 +1748,14 @@ void FunctionClassifier::run(const Stmt *Body) {
       auto It = Begins.find(Ev.Key);
       if (It == Begins.end() || !is_contained(It->second, Ev.Var))
         continue;
+      // A count is an integer: a pointer loaded until it stops changing
+      // (QEMU's rr_kick_next_cpu(): kick the current vCPU, again if another
+      // became current meanwhile) is not a section.
+      QualType KeyTy = declaredTypeOf(T.Keys[Ev.Key]);
+      while (!KeyTy.isNull() && KeyTy->isArrayType() && StringRef(T.Keys[Ev.Key].Text).ends_with("]"))
+        KeyTy = KeyTy->getAsArrayTypeUnsafe()->getElementType();
+      if (!KeyTy.isNull() && KeyTy->isPointerType())
+        continue;
       // A change count (PostgreSQL's st_changecount) is a seqcount when its
       // low bit is tested.
       // Whatever its name, a location read this way is a sequence when the
@@ -1919,8 +1933,61 @@ static const ValueDecl *counterIdentity(const LocationKey &K) {
 
 void Classifier::noteCounters(const FunctionTrace &T) {
   for (int K : T.Counters)
-    if (const ValueDecl *D = counterIdentity(T.key(K)))
+    if (const ValueDecl *D = counterIdentity(T.key(K))) {
       KnownCounters.insert(D);
+      if (T.OddCheckedKeys.count(K))
+        ParityCounters.insert(D);
+    }
+  auto Note = [&](int K) {
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      ParityCounters.insert(D);
+  };
+  // An increment that a write barrier (or its own release) orders after
+  // the stores before it closes a section: the count is odd in between.
+  // The barrier may sit in an earlier block (a macro's do-while).
+  // -2: unreachable; -1: not yet seen (a back edge); 0/1: fenced at exit.
+  std::vector<signed char> FencedOut(T.Blocks.size(), -2);
+  std::vector<const CFGBlock *> Order = reversePostOrder(*T.Cfg);
+  for (const CFGBlock *B : Order)
+    FencedOut[B->getBlockID()] = -1;
+  for (const CFGBlock *B : Order) {
+    bool Fenced = false, First = true;
+    for (const CFGBlock *P : B->preds()) {
+      if (!P || FencedOut[P->getBlockID()] == -2)
+        continue;
+      Fenced = (First || Fenced) && FencedOut[P->getBlockID()] == 1;
+      First = false;
+    }
+    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+      bool OnCounter = E.Key >= 0 && T.Counters.count(E.Key);
+      if (OnCounter && (E.Masked || (E.Var && T.OddCheckedVars.count(E.Var))))
+        Note(E.Key);
+      if (E.Kind == EventKind::Barrier) {
+        Fenced |= (E.Bits & OrdSS) != 0;
+      } else if (E.Kind == EventKind::WriteEnd || E.Kind == EventKind::WriteBegin) {
+        if (E.Key >= 0)
+          Note(E.Key);
+      } else if (E.Kind == EventKind::CounterInc || E.Kind == EventKind::Store ||
+                 E.Kind == EventKind::RMW) {
+        // Counted whether or not this function uses it as a counter: a
+        // generation bump has nothing to be recognized by on its own.
+        if ((E.Kind == EventKind::CounterInc || E.Increment) && E.Key >= 0 &&
+            !T.key(E.Key).isLocal()) {
+          if (const ValueDecl *D = counterIdentity(T.key(E.Key)))
+            BumpedCounters.insert(D);
+          if (OnCounter && (Fenced || E.Ord == Order::Release))
+            Note(E.Key);
+        }
+        Fenced = false;
+      }
+    }
+    FencedOut[B->getBlockID()] = Fenced;
+  }
+}
+
+bool Classifier::isGenerationCounter(const LocationKey &K) const {
+  const ValueDecl *D = counterIdentity(K);
+  return D && BumpedCounters.count(D) && !ParityCounters.count(D);
 }
 
 bool Classifier::isKnownCounter(const LocationKey &K) const {

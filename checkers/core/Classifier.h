@@ -155,6 +155,12 @@ public:
   /// barrier, the reader that forgot its smp_rmb()).
   void noteCounters(const FunctionTrace &T);
   bool isKnownCounter(const LocationKey &K) const;
+  /// K is a generation number, not a seqcount: the TU bumps it, yet no
+  /// function tests or masks its low bit and no increment of it is ordered
+  /// after the stores before it (a closing step). Readers compare it and
+  /// writers bump it once per update (Concurrency Kit's hash sets): it is
+  /// never "odd inside a section".
+  bool isGenerationCounter(const LocationKey &K) const;
   /// T has a location that the TU knows as a counter and T does not treat
   /// as one: classifying it again may recognize more.
   bool mayRecognizeMore(const FunctionTrace &T) const;
@@ -173,6 +179,8 @@ private:
   /// classified while one happened is not kept.
   unsigned Refusals = 0;
   llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
+  llvm::DenseSet<const clang::ValueDecl *> ParityCounters;
+  llvm::DenseSet<const clang::ValueDecl *> BumpedCounters;
   clang::ASTContext &Ctx;
   const MacroIndex &Index;
   const ApiModel &Model;

@@ -361,7 +361,8 @@ private:
           (CS.WBegin->Kind == EventKind::WriteBegin ||
            // open-coded: a begin the function ordered like one (not a
            // sequence number bumped with WRITE_ONCE(*seq, *seq + 1))
-           (CS.WBegin->Kind == EventKind::CounterInc && !CS.WNeedBarrier)) &&
+           (CS.WBegin->Kind == EventKind::CounterInc && !CS.WNeedBarrier &&
+            !Cl.isGenerationCounter(T.key(K)))) &&
           HasEnd.count(K))
         Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
       // Ended a section the caller held and returned without re-opening

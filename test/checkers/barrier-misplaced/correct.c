@@ -239,3 +239,34 @@ void lstack_push(struct lstack *s, struct node *e)
 	WRITE_ONCE(e->next, old);
 	smp_wmb();
 }
+
+/* A hazard-pointer queue (Concurrency Kit's ck_hp_fifo_dequeue_mpmc()):
+ * head, read fence, tail, then the head is published as a hazard with a
+ * full-barrier exchange before the head is loaded again. The exchange goes
+ * to the caller's record on its stack, yet it orders the tail load before
+ * the re-read: the read fence is where it belongs. Seen through helpers. */
+struct hrec { void *slot[2]; };
+struct hq { struct node *head, *tail; };
+static inline void hazard_set(struct hrec *r, int i, void *p)
+{
+	__atomic_exchange_n(&r->slot[i], p, __ATOMIC_SEQ_CST);
+}
+static inline struct node *hq_peek(struct hrec *r, struct hq *q)
+{
+	struct node *head, *tail;
+
+	head = READ_ONCE(q->head);
+	smp_rmb();
+	tail = READ_ONCE(q->tail);
+	hazard_set(r, 0, head);
+	if (head != READ_ONCE(q->head))
+		return 0;
+	return head == tail ? 0 : head;
+}
+struct hq shared_q;
+struct node *hq_worker(void)
+{
+	struct hrec rec = {{0, 0}};
+
+	return hq_peek(&rec, &shared_q);
+}

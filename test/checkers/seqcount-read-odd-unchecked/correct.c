@@ -261,3 +261,51 @@ int cfg_get_mode(void)
 	} while (read_seqretry(&cfg_lock, seq));
 	return mode;
 }
+
+/*
+ * Not a count: a pointer loaded with a full barrier, acted on, and loaded
+ * again until it stops changing (QEMU's rr_kick_next_cpu(): kick whichever
+ * vCPU is current, and the next one if the scheduler moved on meanwhile).
+ */
+struct vcpu;
+void vcpu_kick(struct vcpu *v);
+static struct vcpu *cur_vcpu;
+void kick_current(void)
+{
+	struct vcpu *v;
+
+	do {
+		v = smp_load_acquire(&cur_vcpu);
+		if (v)
+			vcpu_kick(v);
+	} while (v != smp_load_acquire(&cur_vcpu));
+}
+
+/*
+ * Not a seqcount: a generation number that every update bumps once, after
+ * its stores (Concurrency Kit's ck_rhs.c). No writer makes it odd for the
+ * length of an update, so a reader has no odd value to wait for.
+ */
+struct bucket_set {
+	unsigned int gen[8];
+	void *slot[64];
+};
+void bucket_put(struct bucket_set *m, unsigned int b, int at, void *o)
+{
+	WRITE_ONCE(m->slot[at], o);
+	m->gen[b]++;
+	smp_wmb();
+}
+void *bucket_get(struct bucket_set *m, unsigned int b, int at)
+{
+	unsigned int g;
+	void *o;
+
+	do {
+		g = READ_ONCE(m->gen[b]);
+		smp_rmb();
+		o = READ_ONCE(m->slot[at]);
+		smp_rmb();
+	} while (g != READ_ONCE(m->gen[b]));
+	return o;
+}
