@@ -183,19 +183,49 @@ void dumpTrace(const FunctionTrace &T, const SourceManager &SM, raw_ostream &OS)
   }
 }
 
-bool shouldAnalyse(const FunctionDecl *FD, const SourceManager &SM, const ApiModel &M) {
-  if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext())
-    return false;
-  SourceLocation L = SM.getExpansionLoc(FD->getLocation());
-  if (L.isInvalid() || SM.isInSystemHeader(L))
-    return false;
-  if (FD->getIdentifier() && M.isImplementationFunction(FD->getName()))
-    return false;
-  if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L)))
-    if (M.isApiHeader(FE->getName()))
+/// Which functions seqlint analyses at all: user code, not the APIs' own
+/// implementation (system headers, the API headers, the APIs' internal
+/// helpers). The file half is decided once per file: a kernel TU defines
+/// thousands of inline functions in a few hundred headers.
+class AnalysisFilter {
+public:
+  AnalysisFilter(const SourceManager &SM, const ApiModel &M) : SM(SM), M(M) {}
+  bool shouldAnalyse(const FunctionDecl *FD) {
+    bool InMainFile;
+    return userCode(FD, InMainFile) && !apiImplementation(FD);
+  }
+  /// FD is defined in user code (the file half); InMainFile tells where.
+  bool userCode(const FunctionDecl *FD, bool &InMainFile) {
+    InMainFile = false;
+    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext())
       return false;
-  return true;
-}
+    SourceLocation L = SM.getExpansionLoc(FD->getLocation());
+    if (L.isInvalid())
+      return false;
+    FileID F = SM.getFileID(L);
+    InMainFile = F == SM.getMainFileID();
+    auto [It, New] = UserFiles.try_emplace(F, false);
+    if (New)
+      It->second = userFile(L, F);
+    return It->second;
+  }
+  /// FD is one of the APIs or their internal helpers (by name).
+  bool apiImplementation(const FunctionDecl *FD) const {
+    return FD->getIdentifier() && M.isImplementationFunction(FD->getName());
+  }
+
+private:
+  bool userFile(SourceLocation L, FileID F) const {
+    if (SM.isInSystemHeader(L))
+      return false;
+    if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(F))
+      return !M.isApiHeader(FE->getName());
+    return true;
+  }
+  const SourceManager &SM;
+  const ApiModel &M;
+  DenseMap<FileID, bool> UserFiles;
+};
 
 /// Cheap test before building a CFG: does the body use anything seqlint
 /// recognises (a known macro, an API call, a C11/GNU atomic, a fence, an
@@ -355,24 +385,22 @@ private:
 /// Every function definition in the TU: C functions, C++ methods and
 /// lambdas (templates are skipped as dependent; instantiations are not
 /// visited, so each body is analysed once).
-class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
-public:
-  explicit FunctionCollector(std::vector<const FunctionDecl *> &Out) : Out(Out) {}
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
-      Out.push_back(FD);
-    return true;
+/// The function definitions of the TU, in order. C defines functions at
+/// file scope only (records, enums and typedefs hold none), so the walk
+/// looks at the declarations of the TU and of the contexts that can hold
+/// definitions (extern "C" blocks, namespaces, C++ classes), not into
+/// every type.
+void collectFunctions(const DeclContext *DC, std::vector<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->decls()) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->doesThisDeclarationHaveABody())
+        Out.push_back(FD);
+    } else if (isa<LinkageSpecDecl>(D) || isa<NamespaceDecl>(D) ||
+               isa<ExportDecl>(D) || isa<CXXRecordDecl>(D)) {
+      collectFunctions(cast<DeclContext>(D), Out);
+    }
   }
-  // Declarations only: function bodies are walked later, and only once;
-  // types and parameters hold no function definition.
-  bool TraverseStmt(Stmt *) { return true; }
-  // (LLVM 22 passes a second argument, TraverseQualifier.)
-  template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
-  bool TraverseParmVarDecl(ParmVarDecl *) { return true; }
-
-private:
-  std::vector<const FunctionDecl *> &Out;
-};
+}
 
 /// The inline and static functions of included files that this TU's own
 /// code can reach: called, or whose address is taken, from the main file
@@ -394,6 +422,9 @@ public:
   bool contains(const FunctionDecl *FD) const {
     return Reached.count(FD->getCanonicalDecl());
   }
+  // typeof()/sizeof(type) in the kernel's macros name no function.
+  // (LLVM 22 passes a second argument, TraverseQualifier.)
+  template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
     if (!FD)
@@ -411,11 +442,9 @@ private:
   SmallVector<const FunctionDecl *, 64> Work;
 };
 
-/// A function the compiler emits only where it is used: inline, or static
-/// in an included file.
-bool isEmittedOnUse(const FunctionDecl *FD, const SourceManager &SM) {
-  if (SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
-    return false;
+/// A function of an included file that the compiler emits only where it
+/// is used: inline, or static.
+bool isEmittedOnUse(const FunctionDecl *FD) {
   return FD->isInlineSpecified() || FD->getStorageClass() == SC_Static;
 }
 
@@ -534,8 +563,9 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
   FunctionFacts Facts(Macros);
+  AnalysisFilter Analysed(SM, Model);
   Cl.setHelperFilter([&](const FunctionDecl *FD) -> int {
-    if (!shouldAnalyse(FD, SM, Model))
+    if (!Analysed.shouldAnalyse(FD))
       return 0;
     if (Facts.worthAnalysing(FD, CheckScope::Sections))
       return 2;
@@ -557,7 +587,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   for (auto &C : Checks)
     Scope = std::max(Scope, C->scope());
   std::vector<const FunctionDecl *> Functions;
-  FunctionCollector(Functions).TraverseDecl(Ctx.getTranslationUnitDecl());
+  collectFunctions(Ctx.getTranslationUnitDecl(), Functions);
   std::optional<ReachableFunctions> Reachable;
   // Two passes: classify every function, so that the counters any of them
   // uses are known, then classify again those that touch such a location
@@ -566,14 +596,19 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   std::vector<std::pair<const FunctionDecl *, std::shared_ptr<const FunctionTrace>>> Traces;
   std::vector<const FunctionDecl *> Skipped;
   for (const FunctionDecl *FD : Functions) {
-    if (!shouldAnalyse(FD, SM, Model))
+    // Cheapest first: the file (once per file), whether this TU can reach
+    // it (most of a kernel TU's inline functions it does not), the name.
+    bool InMainFile;
+    if (!Analysed.userCode(FD, InMainFile))
       continue;
-    if (isEmittedOnUse(FD, SM)) {
+    if (!InMainFile && isEmittedOnUse(FD)) {
       if (!Reachable)
         Reachable.emplace(Ctx);
       if (!Reachable->contains(FD))
         continue;
     }
+    if (Analysed.apiImplementation(FD))
+      continue;
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
     if (!Facts.worthAnalysing(FD, Scope) && !Facts.callsHelper(FD, Cl) &&
