@@ -270,7 +270,77 @@ private:
   DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
   DenseSet<const FunctionDecl *> Escaped;
   DenseMap<const FunctionDecl *, int> ProtectedMemo; // 0 busy, 1 no, 2 yes
+  /// Objects named directly (a global's member path, no pointer) whose
+  /// address a main-file function hands to a function that reads a
+  /// seqcount section: the reader's private snapshot, filled in there.
+  llvm::StringSet<> Snapshots;
+  void findSnapshots(Classifier &Cl);
+  bool inSnapshot(StringRef Name) const {
+    for (const auto &S : Snapshots) {
+      StringRef Root = S.getKey();
+      if (Name == Root || (Name.starts_with(Root) &&
+                           (Name.substr(Root.size()).starts_with(".") ||
+                            Name.substr(Root.size()).starts_with("["))))
+        return true;
+    }
+    return false;
+  }
 };
+
+/// `g.a.b` for `&g.a.b` with g a global variable and no pointer on the way;
+/// empty otherwise.
+std::string directObjectPath(const Expr *Arg) {
+  const auto *U = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return "";
+  SmallVector<StringRef, 4> Fields;
+  const Expr *E = U->getSubExpr();
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (ME->isArrow() || ME->getMemberDecl()->getName().empty())
+        return "";
+      Fields.push_back(ME->getMemberDecl()->getName());
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V || !V->hasGlobalStorage() || V->isStaticLocal())
+        return "";
+      std::string Path = V->getName().str();
+      for (StringRef F : llvm::reverse(Fields))
+        Path += "." + F.str();
+      return Path;
+    }
+    return "";
+  }
+  return "";
+}
+
+/// T reads a seqcount section of its own: a begin and its retry, or, with
+/// the begin and end in helpers that are no API (PostgreSQL's
+/// pgstat_begin_changecount_read()), a location loaded, a read barrier,
+/// and the same location loaded again.
+bool readsSection(const FunctionTrace &T) {
+  bool Begin = false, Retry = false;
+  DenseMap<int, int> Seen; // key -> 1 loaded, 2 loaded then a read barrier
+  for (const CFGBlock *B : reversePostOrder(*T.Cfg))
+    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+      Begin |= E.Kind == EventKind::ReadBegin;
+      Retry |= E.Kind == EventKind::ReadRetry;
+      if (E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) {
+        for (auto &KV : Seen)
+          KV.second = 2;
+      } else if (E.Kind == EventKind::Load && E.Key >= 0 && !T.key(E.Key).isLocal()) {
+        int &S = Seen[E.Key];
+        if (S == 2)
+          return true;
+        S = std::max(S, 1);
+      }
+    }
+  return Begin && Retry;
+}
 
 void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
   const FunctionDecl *FD = T.FD;
@@ -587,19 +657,56 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   for (const FunctionDecl *FD : W.NeedTrace)
     if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
       collect(*T);
+  if (!Candidates.empty())
+    findSnapshots(Cl);
 
   DenseSet<SourceLocation> Done;
   for (const Candidate &C : Candidates) {
     if (!Done.insert(C.Loc).second)
       continue;
     if (Counters.count(C.Id) || excludedFunction(C.FD) ||
-        protectedByCallers(C.FD))
+        protectedByCallers(C.FD) || inSnapshot(C.Name))
       continue;
     // A helper seen through at its calls: its stores are judged there, in
     // each caller's sections and locks.
     if (Cl.seenThrough(C.FD))
       continue;
     report(C);
+  }
+}
+
+// PostgreSQL's pgstat_copy_changecounted_stats(&pgStatLocal.snapshot.x,
+// &shmem->x, ...): the first object is this backend's copy, filled by a
+// read section; its fields share names with the shared statistics only.
+void AccessPlainSharedCheck::findSnapshots(Classifier &Cl) {
+  struct CallFinder : RecursiveASTVisitor<CallFinder> {
+    std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee || !Callee->hasBody())
+        return true;
+      for (const Expr *A : CE->arguments())
+        if (std::string P = directObjectPath(A); !P.empty())
+          Targets.push_back({Callee, P});
+      return true;
+    }
+  } F;
+  const SourceManager &SM = Ctx->Ctx->getSourceManager();
+  for (const Decl *D : Ctx->Ctx->getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      if (FD->doesThisDeclarationHaveABody() &&
+          SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+        F.TraverseStmt(FD->getBody());
+  DenseMap<const FunctionDecl *, bool> Reads;
+  for (const auto &[Callee, Path] : F.Targets) {
+    if (Snapshots.count(Path))
+      continue;
+    auto [It, New] = Reads.try_emplace(Callee, false);
+    if (New)
+      if (std::shared_ptr<const FunctionTrace> T = Cl.classify(Callee))
+        It->second = readsSection(*T);
+    if (It->second)
+      Snapshots.insert(Path);
   }
 }
 
