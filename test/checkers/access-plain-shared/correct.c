@@ -162,6 +162,12 @@ void clock_setup(struct clock *k)
 	k->base = 0;
 	k->mult = 1;
 }
+/* The same in CamelCase (PostgreSQL's CreateSharedBackendStatus()). */
+void ClockCreateShared(struct clock *k)
+{
+	k->base = 0;
+	k->mult = 1;
+}
 
 /* --- u64_stats: every statistic inside a write section --- */
 struct ring {
