@@ -2,6 +2,7 @@
 #include "OneSided.h"
 #include "MessagePassing.h"
 #include "core/AstQueries.h"
+#include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -206,9 +207,17 @@ struct Scan {
       for (const Event &E : T.Blocks[B->getBlockID()].Events)
         append(E, T, 0);
     Depth.resize(Seq.size());
+    // Held locks: the function's own events by the must-held dataflow (an
+    // unlock on an early-return path does not end the critical section of
+    // the paths that go on, PostgreSQL's MaintainOldSnapshotTimeMapping());
+    // a helper's events by counting its lock and unlock events in order.
+    LockSets Held = computeLocks(T);
     int D = 0;
+    bool OwnHeld = false;
     for (size_t I = 0; I != Seq.size(); ++I) {
-      Depth[I] = D;
+      if (const LockSet *S = Held.before(*Seq[I]))
+        OwnHeld = !S->empty();
+      Depth[I] = std::max(D, OwnHeld ? 1 : 0);
       if (Seq[I]->Kind == EventKind::Lock)
         ++D;
       else if (Seq[I]->Kind == EventKind::Unlock && D > 0)
