@@ -34,6 +34,7 @@
 #include "Check.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
+#include <set>
 #include "core/AccessContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -112,7 +113,7 @@ bool isLifecycleName(StringRef Name) {
       "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
       "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
       "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
-      "suspend", "resume"};
+      "suspend", "resume",      "startup"};
   for (StringRef P : nameWords(Name)) {
     std::string L = P.lower();
     for (const char *W : Words)
@@ -134,7 +135,8 @@ bool insideDataRace(SourceLocation L, const SourceManager &SM,
 }
 
 bool isAllocatorName(StringRef N) {
-  return N.contains("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
+  // (PostgreSQL's palloc() and MemoryContextAlloc() too.)
+  return N.contains_insensitive("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
          N.ends_with("_new") || N == "new";
 }
 
@@ -185,7 +187,8 @@ public:
   }
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasLocalStorage() && V->getType()->isPointerType() &&
-        (isAllocation(V->getInit()) || isAddressOfLocal(V->getInit())))
+        (isAllocation(V->getInit()) || isAddressOfLocal(V->getInit()) ||
+         (V->getInit() && isFreshCopy(V->getInit()))))
       Fresh.insert(V);
     return true;
   }
@@ -195,9 +198,16 @@ public:
     if (const auto *DR =
             dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-        if (V->hasLocalStorage() && isAllocation(BO->getRHS()))
+        if (V->hasLocalStorage() &&
+            (isAllocation(BO->getRHS()) || isFreshCopy(BO->getRHS())))
           Fresh.insert(V);
     return true;
+  }
+  /// A copy of a fresh local pointer (`entry = table;` to walk it).
+  bool isFreshCopy(const Expr *E) const {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    return V && Fresh.count(V);
   }
 };
 
@@ -291,7 +301,16 @@ private:
   /// address a main-file function hands to a function that reads a
   /// seqcount section: the reader's private snapshot, filled in there.
   llvm::StringSet<> Snapshots;
+  /// The same through a local pointer to such an object, per function
+  /// (`PgStat_ArchiverStats *stat_snap = &pgStatLocal.snapshot.archiver;`).
+  std::set<std::pair<const FunctionDecl *, std::string>> LocalSnapshots;
   void findSnapshots(Classifier &Cl);
+  bool inSnapshot(const Candidate &C) const {
+    for (const auto &[FD, Var] : LocalSnapshots)
+      if (FD == C.FD && StringRef(C.Name).starts_with(Var + "->"))
+        return true;
+    return inSnapshot(C.Name);
+  }
   bool inSnapshot(StringRef Name) const {
     for (const auto &S : Snapshots) {
       StringRef Root = S.getKey();
@@ -682,7 +701,7 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
     if (!Done.insert(C.Loc).second)
       continue;
     if (Counters.count(C.Id) || excludedFunction(C.FD) ||
-        protectedByCallers(C.FD) || inSnapshot(C.Name))
+        protectedByCallers(C.FD) || inSnapshot(C))
       continue;
     // A helper seen through at its calls: its stores are judged there, in
     // each caller's sections and locks.
@@ -697,14 +716,29 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
 // read section; its fields share names with the shared statistics only.
 void AccessPlainSharedCheck::findSnapshots(Classifier &Cl) {
   struct CallFinder : RecursiveASTVisitor<CallFinder> {
-    std::vector<std::pair<const FunctionDecl *, std::string>> Targets;
+    struct Target {
+      const FunctionDecl *Callee;
+      std::string Path;                     // g.a.b, or ...
+      const FunctionDecl *In = nullptr;     // ... the local pointer of In
+    };
+    std::vector<Target> Targets;
+    const FunctionDecl *Current = nullptr;
     bool VisitCallExpr(CallExpr *CE) {
       const FunctionDecl *Callee = CE->getDirectCallee();
       if (!Callee || !Callee->hasBody())
         return true;
-      for (const Expr *A : CE->arguments())
-        if (std::string P = directObjectPath(A); !P.empty())
+      for (const Expr *A : CE->arguments()) {
+        if (std::string P = directObjectPath(A); !P.empty()) {
           Targets.push_back({Callee, P});
+          continue;
+        }
+        // A local pointer initialized with such an address.
+        const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+        const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+        if (V && V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() &&
+            !directObjectPath(V->getInit()).empty())
+          Targets.push_back({Callee, V->getName().str(), Current});
+      }
       return true;
     }
   } F;
@@ -712,18 +746,22 @@ void AccessPlainSharedCheck::findSnapshots(Classifier &Cl) {
   for (const Decl *D : Ctx->Ctx->getTranslationUnitDecl()->decls())
     if (const auto *FD = dyn_cast<FunctionDecl>(D))
       if (FD->doesThisDeclarationHaveABody() &&
-          SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
+          SM.isInMainFile(SM.getExpansionLoc(FD->getLocation()))) {
+        F.Current = FD;
         F.TraverseStmt(FD->getBody());
+      }
   DenseMap<const FunctionDecl *, bool> Reads;
-  for (const auto &[Callee, Path] : F.Targets) {
-    if (Snapshots.count(Path))
-      continue;
-    auto [It, New] = Reads.try_emplace(Callee, false);
+  for (const auto &Target : F.Targets) {
+    auto [It, New] = Reads.try_emplace(Target.Callee, false);
     if (New)
-      if (std::shared_ptr<const FunctionTrace> T = Cl.classify(Callee))
+      if (std::shared_ptr<const FunctionTrace> T = Cl.classify(Target.Callee))
         It->second = readsSection(*T);
-    if (It->second)
-      Snapshots.insert(Path);
+    if (!It->second)
+      continue;
+    if (Target.In)
+      LocalSnapshots.insert({Target.In, Target.Path});
+    else
+      Snapshots.insert(Target.Path);
   }
 }
 

@@ -168,6 +168,34 @@ void ClockCreateShared(struct clock *k)
 	k->base = 0;
 	k->mult = 1;
 }
+/* Start-up code, before the clock is running (PostgreSQL's StartupXLOG()). */
+void ClockStartup(struct clock *k)
+{
+	k->base = 1;
+}
+
+/* A table of private copies, allocated here and walked with a second
+ * pointer, filled inside the read section (PostgreSQL's
+ * pgstat_read_current_status(): MemoryContextAlloc(), then
+ * localentry = localtable). */
+void *MemoryContextAlloc(void *cxt, unsigned long size);
+void clock_copy_all(struct clock **src, int n)
+{
+	struct clock *table, *entry;
+	unsigned int s;
+	int i;
+
+	table = MemoryContextAlloc(0, n * sizeof(*table));
+	entry = table;
+	for (i = 0; i < n; i++, entry++) {
+		do {
+			s = read_seqcount_begin(&src[i]->seq);
+			entry->base = src[i]->base;
+			entry->mult = src[i]->mult;
+		} while (read_seqcount_retry(&src[i]->seq, s));
+		entry->base += 1;
+	}
+}
 
 /* --- u64_stats: every statistic inside a write section --- */
 struct ring {

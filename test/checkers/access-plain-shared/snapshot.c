@@ -69,6 +69,17 @@ void stats_snapshot(const struct wstats *reset)
 	B.snap.w.allocs -= reset->allocs;
 }
 
+/* The same through a local pointer (pgstat_archiver.c's stat_snap). */
+void stats_snapshot_ptr(const struct wstats *reset)
+{
+	struct shared *s = B.shmem;
+	struct wstats *snap = &B.snap.w;
+
+	copy_counted(snap, &s->stats, sizeof(s->stats), &s->changecount);
+	snap->written -= reset->written;
+	snap->allocs -= reset->allocs;
+}
+
 void stats_other(const struct wstats *reset)
 {
 	B.other.written -= reset->written; // expected-warning {{plain read-modify-write of 'B.other.written' outside any write section}}
