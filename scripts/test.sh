@@ -6,12 +6,17 @@
 # majors.
 # Environment: BUILD_DIR (default build: the LLVM 19 tree; other majors build
 # in $BUILD_DIR-<major>, e.g. build-22), JOBS (default 2), LLVM_VERSIONS
-# (default "19 22"; LLVM_VERSION=N alone tests just N).
+# (default "19 22"; LLVM_VERSION=N alone tests just N), SEQLINT_REAL_WORLD_QUICK
+# (default 1: test/tools/real-world-quick.test runs the library targets of
+# tools/real-world/ in their --quick mode, which fetches Debian source
+# packages; 0 skips it, e.g. offline).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-2}
 LLVM_VERSIONS=${LLVM_VERSIONS:-${LLVM_VERSION:-19 22}}
+SEQLINT_REAL_WORLD_QUICK=${SEQLINT_REAL_WORLD_QUICK:-1}
+export SEQLINT_REAL_WORLD_QUICK
 
 scripts/deps.sh
 

@@ -72,6 +72,14 @@ except (OSError, subprocess.SubprocessError):
 if os.path.exists("/usr/include/ck_sequence.h"):
     config.available_features.add("ck-headers")
 
+# The real-world quick runs (test/tools/real-world-quick.test) fetch Debian
+# source packages and install their build dependencies: opt-in.
+if os.environ.get("SEQLINT_REAL_WORLD_QUICK") == "1":
+    config.available_features.add("real-world-quick")
+    for var in ("HOME", "DEBIAN_FRONTEND", "http_proxy", "https_proxy"):
+        if var in os.environ:
+            config.environment[var] = os.environ[var]
+
 if os.path.exists(config.plugin):
     config.available_features.add("plugin")
 if os.path.exists(config.tidy_module):
