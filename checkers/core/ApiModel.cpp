@@ -208,6 +208,15 @@ ApiModel::ApiModel() {
   for (StringRef N : {"pthread_mutex_unlock", "pthread_rwlock_unlock",
                       "pthread_spin_unlock"})
     add(N, role(Role::Unlock, Family::Posix));
+  // QEMU include/qemu/thread.h: qemu_mutex_lock() is a macro that calls
+  // through a function pointer (or the _impl function under Coverity).
+  for (StringRef N : {"qemu_mutex_lock", "qemu_rec_mutex_lock", "qemu_spin_lock",
+                      "qemu_mutex_lock_impl", "qemu_rec_mutex_lock_impl",
+                      "qemu_mutex_trylock", "qemu_spin_trylock"})
+    add(N, role(Role::Lock, Family::QEMU));
+  for (StringRef N : {"qemu_mutex_unlock", "qemu_rec_mutex_unlock", "qemu_spin_unlock",
+                      "qemu_mutex_unlock_impl", "qemu_rec_mutex_unlock_impl"})
+    add(N, role(Role::Unlock, Family::QEMU));
 
   // --- PostgreSQL: src/include/port/atomics.h, storage/{s_lock,lwlock}.h ------
   add("pg_memory_barrier", barrier(BarrierKind::Full, Family::Postgres));
