@@ -596,7 +596,10 @@ public:
         // write_seqcount_invalidate, raw_write_seqcount_latch: one-shot steps.
         if (E.Kind == EventKind::Barrier && E.Counter && E.Api)
           Write = true;
-        if (E.Kind == EventKind::CounterInc && E.Increment)
+        // (Not a generation number, which many writers may bump at once:
+        // an atomic start-barrier count, a hash set's generation.)
+        if (E.Kind == EventKind::CounterInc && E.Increment && E.Key >= 0 &&
+            !C.isGenerationCounter(T.key(E.Key)))
           Write = true;
         if (!Write || E.Key < 0)
           continue;
