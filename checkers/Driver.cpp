@@ -30,10 +30,26 @@ namespace seqlint {
 
 namespace {
 
+/// The sections the section analysis saw begin in one trace.
+struct SectionCount {
+  unsigned WriteApi = 0, WriteOpen = 0, ReadApi = 0, ReadOpen = 0;
+};
+
 /// Fans one SectionObserver call out to every enabled check.
 class Multiplexer : public SectionObserver {
 public:
   explicit Multiplexer(std::vector<std::unique_ptr<Check>> &Checks) : Checks(Checks) {}
+  /// Coverage statistics: where to count the sections of the trace being
+  /// analysed (null: not counted).
+  SectionCount *Sections = nullptr;
+  void sectionBegins(const FunctionTrace &, int, const Event &Begin,
+                     bool Write) override {
+    if (!Sections)
+      return;
+    bool Open = Begin.OpenCoded || Begin.Kind == EventKind::CounterInc;
+    ++(Write ? (Open ? Sections->WriteOpen : Sections->WriteApi)
+             : (Open ? Sections->ReadOpen : Sections->ReadApi));
+  }
 #define FORWARD(Method, Params, Args)                                          \
   void Method Params override {                                                \
     for (auto &Chk : Checks)                                                   \
@@ -534,7 +550,98 @@ std::string summaryPathFor(const std::string &Path, const SourceManager &SM) {
   return std::string(Out);
 }
 
+/// Counts one event of a final trace into S (CoverageStats).
+void countEvent(const Event &E, CoverageStats &S) {
+  switch (E.Kind) {
+  case EventKind::Barrier: {
+    unsigned B = E.Bits;
+    if (!B)
+      ++S.Compiler;
+    else if (B & OrdSL)
+      ++S.Full;
+    else if ((B & (OrdLL | OrdSS)) == (OrdLL | OrdSS))
+      ++S.AcqRel;
+    else if (B & OrdLL)
+      ++((B & OrdLS) ? S.Acquire : S.Read);
+    else
+      ++((B & OrdLS) ? S.Release : S.Write);
+    break;
+  }
+  case EventKind::Load:
+  case EventKind::Store:
+  case EventKind::RMW:
+    if (E.Ord != Order::Plain)
+      ++S.Atomics;
+    break;
+  case EventKind::CounterInc:
+  case EventKind::ReadBegin:
+  case EventKind::ReadRetry:
+    // A counter access written by hand is an access too (an API's is not).
+    if (E.OpenCoded && E.Ord != Order::Plain)
+      ++S.Atomics;
+    break;
+  default:
+    break;
+  }
+  if (isLockAcquire(E))
+    ++S.Locks;
+}
+
+using TraceList = std::vector<
+    std::pair<const FunctionDecl *, std::shared_ptr<const FunctionTrace>>>;
+
+/// Coverage statistics from the final traces (Sections[I]: what the section
+/// analysis saw begin in Traces[I]).
+void countCoverage(const TraceList &Traces, ArrayRef<SectionCount> Sections,
+                   const Classifier &Cl, CoverageStats &S) {
+  S.Analysed = Traces.size();
+  DenseSet<const FunctionDecl *> Own;
+  for (const auto &[FD, T] : Traces)
+    Own.insert(FD->getCanonicalDecl());
+  // The events of a helper with no trace of its own, spliced into several
+  // callers (or into a helper and its callers): counted once.
+  using InnerKey = std::pair<std::pair<const void *, const void *>, unsigned>;
+  DenseSet<InnerKey> Inner;
+  for (size_t I = 0; I != Traces.size(); ++I) {
+    const auto &[FD, T] = Traces[I];
+    // A helper seen through at its calls: its sections are its callers'.
+    if (!Cl.seenThrough(FD)) {
+      S.WriteApi += Sections[I].WriteApi;
+      S.WriteOpen += Sections[I].WriteOpen;
+      S.ReadApi += Sections[I].ReadApi;
+      S.ReadOpen += Sections[I].ReadOpen;
+    }
+    for (const BlockEvents &BE : T->Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Via) {
+          const FunctionDecl *Via = E.Via->getCanonicalDecl();
+          if (Own.count(Via))
+            continue; // counted in the helper's own trace
+          const void *Where = E.InnerS
+                                  ? static_cast<const void *>(E.InnerS)
+                                  : reinterpret_cast<const void *>(
+                                        uintptr_t(E.InnerLoc.getRawEncoding()));
+          if (!Inner.insert({{Via, Where}, unsigned(E.Kind)}).second)
+            continue;
+        }
+        countEvent(E, S);
+      }
+  }
+}
+
 } // namespace
+
+void CoverageStats::print(raw_ostream &OS) const {
+  OS << "seqlint-stats: functions=" << Functions << " analysed=" << Analysed
+     << " write-sections=" << WriteApi + WriteOpen << "(api=" << WriteApi
+     << ",open=" << WriteOpen << ") read-sections=" << ReadApi + ReadOpen
+     << "(api=" << ReadApi << ",open=" << ReadOpen
+     << ") barriers=" << barriers() << "(full=" << Full << ",acq-rel=" << AcqRel
+     << ",acquire=" << Acquire << ",release=" << Release << ",write=" << Write
+     << ",read=" << Read << ",compiler=" << Compiler << ") atomics=" << Atomics
+     << " locks=" << Locks << " mp-pairs=" << MpPairs
+     << " protocol=" << (protocol() ? "yes" : "no") << "\n";
+}
 
 std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
                        FindingSink &Sink, const DriverOptions &Opts) {
@@ -552,7 +659,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
       Checks.push_back(I.Create());
       Checks.back()->setContext(CC);
     }
-  if (Checks.empty() && !Opts.DumpEvents)
+  if (Checks.empty() && !Opts.DumpEvents && !Opts.Stats)
     return "";
   // One collector of message-passing sides for the checks that use it.
   std::optional<MpCollector> Mp;
@@ -593,8 +700,9 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   // uses are known, then classify again those that touch such a location
   // without treating it as a counter (a writer or reader of a counter that
   // another function of the TU corroborates).
-  std::vector<std::pair<const FunctionDecl *, std::shared_ptr<const FunctionTrace>>> Traces;
+  TraceList Traces;
   std::vector<const FunctionDecl *> Skipped;
+  unsigned Considered = 0;
   for (const FunctionDecl *FD : Functions) {
     // Cheapest first: the file (once per file), whether this TU can reach
     // it (most of a kernel TU's inline functions it does not), the name.
@@ -609,6 +717,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
     if (Analysed.apiImplementation(FD))
       continue;
+    ++Considered;
     // Known macros are found by position; API functions, atomics, fences
     // and asm by a walk that needs no source-location work.
     if (!Facts.worthAnalysing(FD, Scope) && !Facts.callsHelper(FD, Cl) &&
@@ -629,16 +738,25 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     if (Cl.referencesKnownCounter(FD))
       if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
         Traces.emplace_back(FD, std::move(T));
-  for (auto &[FD, T] : Traces) {
+  std::vector<SectionCount> Sections(Opts.Stats ? Traces.size() : 0);
+  for (size_t I = 0; I != Traces.size(); ++I) {
+    auto &[FD, T] = Traces[I];
     if (Cl.mayRecognizeMore(*T))
       if (std::shared_ptr<const FunctionTrace> Again = Cl.classify(FD))
         T = std::move(Again);
     if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       dumpTrace(*T, SM, *Opts.DumpEvents);
+    Mux.Sections = Opts.Stats ? &Sections[I] : nullptr;
     runSectionAnalysis(*T, Cl, Mux);
   }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
+  if (Opts.Stats) {
+    Opts.Stats->Functions = Considered;
+    countCoverage(Traces, Sections, Cl, *Opts.Stats);
+    if (Mp)
+      Opts.Stats->MpPairs = Mp->match(/*Ordered=*/true).size();
+  }
   if (Opts.SummaryPath.empty() || !Mp)
     return "";
   std::vector<std::string> MpChecks;

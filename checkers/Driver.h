@@ -22,6 +22,38 @@ class ASTContext;
 
 namespace seqlint {
 
+/// What seqlint recognised in one translation unit
+/// (-fplugin-arg-seqlint-stats), counted from the final event traces the
+/// driver analysed. Sections are counted where the section analysis sees them
+/// begin: a helper seen through at its calls adds a section to each caller,
+/// none of its own. Barriers, marked accesses and locks are counted once each,
+/// in the function whose body holds them.
+struct CoverageStats {
+  unsigned Functions = 0; // definitions in user code this TU can reach
+  unsigned Analysed = 0;  // classified into a trace and analysed
+  unsigned WriteApi = 0;  // write sections begun by an API
+  unsigned WriteOpen = 0; // ... by hand (a counter increment)
+  unsigned ReadApi = 0;   // read sections begun by an API
+  unsigned ReadOpen = 0;  // ... by hand (a counter load)
+  // Barriers, by the orderings they provide (BarrierBits).
+  unsigned Full = 0, AcqRel = 0, Acquire = 0, Release = 0, Write = 0, Read = 0,
+           Compiler = 0;
+  unsigned Atomics = 0; // marked or ordered accesses
+  unsigned Locks = 0;   // lock acquisitions and assertions
+  unsigned MpPairs = 0; // message-passing writer/reader pairs
+
+  unsigned barriers() const {
+    return Full + AcqRel + Acquire + Release + Write + Read + Compiler;
+  }
+  /// A section, a message-passing pair or a lock was recognised.
+  bool protocol() const {
+    return WriteApi + WriteOpen + ReadApi + ReadOpen + MpPairs + Locks > 0;
+  }
+  /// The one line the plugin prints (docs/integration.md, "Coverage"):
+  /// seqlint-stats: functions=N analysed=N write-sections=N(api=N,open=N) ...
+  void print(llvm::raw_ostream &OS) const;
+};
+
 struct DriverOptions {
   CheckFilter Filter;
   bool ApplyNolint = true;            // the tidy module lets clang-tidy do it
@@ -34,6 +66,9 @@ struct DriverOptions {
   /// writers and readers are matched across TUs. The message-passing checks
   /// the summaries were written with are the ones that report.
   std::vector<std::string> JoinPaths;
+  /// Where to count what was recognised (null: not counted, no cost). Not
+  /// filled by a join run.
+  CoverageStats *Stats = nullptr;
 };
 
 /// Runs seqlint over the whole translation unit in Ctx. Returns "" or what

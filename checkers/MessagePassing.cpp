@@ -348,7 +348,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
   }
 }
 
-std::vector<MpMatch> MpCollector::match() const {
+std::vector<MpMatch> MpCollector::match(bool Ordered) const {
   std::vector<MpMatch> Out;
   for (const MpSide &W : Sides) {
     if (!W.Writer || Excluded.count(W.Flag))
@@ -389,7 +389,7 @@ std::vector<MpMatch> MpCollector::match() const {
             M.RD = &RD;
           }
         }
-      if (!Any || (M.WriterOrdered && M.ReaderOrdered))
+      if (!Any || (!Ordered && M.WriterOrdered && M.ReaderOrdered))
         continue;
       M.WriterBy = M.WOrd ? M.WOrd->By : MpOrder::None;
       M.ReaderBy = M.ROrd ? M.ROrd->By : MpOrder::None;

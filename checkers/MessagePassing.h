@@ -120,8 +120,10 @@ public:
   /// Every message-passing check calls it for every function; a function
   /// is collected once.
   void collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix);
-  /// Writer/reader pairs of different functions that share flag and data.
-  std::vector<MpMatch> match() const;
+  /// Writer/reader pairs of different functions that share flag and data,
+  /// with some shared datum unordered on a side (with Ordered, the pairs
+  /// ordered on both sides too).
+  std::vector<MpMatch> match(bool Ordered = false) const;
 
   /// Identity of a location across functions: its field, or the global.
   static const clang::ValueDecl *identity(const LocationKey &K);

@@ -26,7 +26,7 @@ namespace {
 
 const char *const ValidArgs =
     "checks=<globs>, config=<file>, summary=<file|dir>, join=<file|dir>, "
-    "help, no-werror, dump-events";
+    "help, no-werror, dump-events, stats";
 
 /// Reports findings through clang's DiagnosticsEngine. Where clang can put a
 /// custom diagnostic into a -W group (22), findings are warnings in
@@ -78,8 +78,9 @@ private:
 class SeqlintConsumer : public ASTConsumer {
 public:
   SeqlintConsumer(CompilerInstance &CI, DriverOptions Opts, bool NoWerror,
-                  std::unique_ptr<ApiModel> Model)
-      : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror), Model(std::move(Model)),
+                  bool Stats, std::unique_ptr<ApiModel> Model)
+      : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror), Stats(Stats),
+        Model(std::move(Model)),
         Macros(CI.getSourceManager(), this->Model ? *this->Model : getApiModel()) {
     CI.getPreprocessor().addPPCallbacks(Macros.createCallbacks());
     // Before parsing, so that the source's #pragma clang diagnostic applies.
@@ -94,7 +95,14 @@ public:
     if (D.hasErrorOccurred())
       return;
     DiagnosticSink Sink(D, NoWerror);
+    // A join run analyses no translation unit: nothing to count.
+    CoverageStats Counted;
+    if (Stats && Opts.JoinPaths.empty())
+      Opts.Stats = &Counted;
     std::string Err = runSeqlint(Ctx, Macros, Sink, Opts);
+    if (Opts.Stats)
+      Counted.print(llvm::errs());
+    Opts.Stats = nullptr;
     if (!Err.empty())
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0"))
           << Err;
@@ -104,6 +112,7 @@ private:
   CompilerInstance &CI;
   DriverOptions Opts;
   bool NoWerror;
+  bool Stats; // print the coverage line (-fplugin-arg-seqlint-stats)
   std::unique_ptr<ApiModel> Model; // built-in + .seqlint.yaml APIs, if any
   MacroIndex Macros;
 };
@@ -143,7 +152,7 @@ protected:
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
     O.SummaryPath = SummaryPath;
     O.JoinPaths = JoinPaths;
-    return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror,
+    return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror, Stats,
                                              std::move(Model));
   }
 
@@ -191,6 +200,8 @@ protected:
         NoWerror = true;
       } else if (Arg == "dump-events") {
         DumpEvents = true;
+      } else if (Arg == "stats") {
+        Stats = true;
       } else {
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
@@ -219,6 +230,9 @@ private:
           "                  an empty file: clang -fsyntax-only -x c /dev/null\n"
           "  no-werror       keep seqlint findings warnings under -Werror\n"
           "  dump-events     print the event trace of every function (debug)\n"
+          "  stats           print one line of coverage statistics to stderr\n"
+          "                  after the file: 'seqlint-stats: functions=N\n"
+          "                  analysed=N write-sections=N(api=N,open=N) ...'\n"
           "  help            print this text\n"
           "checks (default on unless marked):\n";
     for (const CheckInfo &I : allChecks())
@@ -232,6 +246,7 @@ private:
   std::vector<std::string> JoinPaths;
   bool NoWerror = false;
   bool DumpEvents = false;
+  bool Stats = false;
 };
 
 } // namespace

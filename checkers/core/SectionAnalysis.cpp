@@ -408,6 +408,8 @@ private:
             C->WOpenBegin->Kind == EventKind::WriteBegin && HasEnd.count(E.Key) &&
             reachedRegardless(E, *C->WOpenBegin))
           Obs.writeBeginSomePaths(T, E.Key, E, *C->WOpenBegin);
+        if (Report)
+          Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
         C->W = Tri::Open;
         C->WBegin = &E;
         C->WOpenBegin = &E;
@@ -450,6 +452,8 @@ private:
         // (retried in a loop, the failed attempts change nothing).
         if (E.Claim && C->W != Tri::Closed && C->W != Tri::Entry) {
           if (C->W == Tri::Maybe) {
+            if (Report)
+              Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
             C->W = Tri::Open;
             C->WBegin = C->WOpenBegin = &E;
             C->WNeedBarrier = true;
@@ -459,6 +463,8 @@ private:
           break;
         }
         if (C->W == Tri::Closed || C->W == Tri::Entry) {
+          if (Report)
+            Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
           C->W = Tri::Open;
           C->WBegin = &E;
           C->WOpenBegin = &E;
@@ -564,6 +570,8 @@ private:
       if (!E.OpenCoded && !(E.Var && Validated.count({E.Key, E.Var})))
         break;
       if (CounterState *C = ForCounter(E.Key)) {
+        if (Report)
+          Obs.sectionBegins(T, E.Key, E, /*Write=*/false);
         C->R = Tri::Open;
         C->RBegin = &E;
         C->RNeedBarrier = E.Ord != Order::Acquire && E.Ord != Order::AcqRel &&
@@ -575,6 +583,8 @@ private:
       break;
     case EventKind::ReadBeginOrLock:
       if (CounterState *C = ForCounter(E.Key)) {
+        if (Report)
+          Obs.sectionBegins(T, E.Key, E, /*Write=*/false);
         C->R = Tri::Maybe;
         C->RBegin = &E;
         C->RNeedBarrier = C->RUnordered = false;

@@ -70,6 +70,11 @@ public:
   /// A side effect inside a definitely open read section.
   virtual void readSideEffect(const FunctionTrace &T, int Counter,
                               const Event &Begin, const Event &Effect) {}
+  /// Begin (a begin API, an open-coded counter load or increment) opens a
+  /// write (Write) or read section of Counter on the paths that reach it
+  /// (coverage statistics).
+  virtual void sectionBegins(const FunctionTrace &T, int Counter,
+                             const Event &Begin, bool Write) {}
   /// After the dataflow: checks that look at the whole trace.
   virtual void functionDone(const FunctionTrace &T, Classifier &C) {}
 };

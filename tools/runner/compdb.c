@@ -179,6 +179,8 @@ void build_analysis_args(const char *const *argv, size_t argc, const cmd_options
   /* Findings stay warnings even where -Werror comes back (the plugin picks
    * the level itself: clang 19 applies no -W flag to plugin diagnostics). */
   sv_push(out, "-fplugin-arg-seqlint-no-werror");
+  /* One "seqlint-stats:" line on stderr: what was recognised (coverage.c). */
+  sv_push(out, "-fplugin-arg-seqlint-stats");
   if (o->checks)
     sv_push_own(out, xasprintf("-fplugin-arg-seqlint-checks=%s", o->checks));
   if (o->config)
@@ -365,30 +367,76 @@ static int validate_db(const char *path) {
   return rc;
 }
 
-static void add_command(CXCompileCommand cmd, const cmd_options *o, jobvec *out,
-                        const char *db_path) {
+/* An assembly source (by its -x language, else its extension): nothing for
+ * seqlint to analyse. */
+static int is_assembly(const char *file, const strvec *argv) {
+  const char *lang = NULL;
+  for (size_t i = 1; i < argv->n; i++) {
+    const char *a = argv->v[i];
+    if (takes_raw_next(a)) {
+      i++;
+    } else if (strcmp(a, "-x") == 0 && i + 1 < argv->n) {
+      lang = argv->v[++i];
+    } else if (starts_with(a, "-x") && a[2]) {
+      lang = a + 2;
+    }
+  }
+  if (lang && strcmp(lang, "none") != 0)
+    return starts_with(lang, "assembler");
+  const char *dot = strrchr(base_name(file), '.');
+  return dot && (strcmp(dot, ".s") == 0 || strcmp(dot, ".S") == 0 || strcmp(dot, ".sx") == 0 ||
+                 strcmp(dot, ".asm") == 0);
+}
+
+/* The analysis command of a job, as a key: the same directory and the same
+ * command (file and flags, outputs dropped) is the same analysis. */
+static char *job_key(const job_t *j) {
+  size_t n = strlen(j->directory) + 1;
+  for (size_t i = 0; i < j->args.n; i++)
+    n += strlen(j->args.v[i]) + 1;
+  char *key = xmalloc(n + 1);
+  char *p = stpcpy(key, j->directory);
+  for (size_t i = 0; i < j->args.n; i++) {
+    *p++ = '\x1f';
+    p = stpcpy(p, j->args.v[i]);
+  }
+  return key;
+}
+
+/* Adds the job of one entry: 0, or 1 when it is skipped as a duplicate of an
+ * earlier entry (`seen`: the analysis commands so far), 2 as not C. */
+static int add_command(CXCompileCommand cmd, const cmd_options *o, jobvec *out,
+                       const char *db_path, strmap *seen) {
   CXString sdir = clang_CompileCommand_getDirectory(cmd);
   CXString sfile = clang_CompileCommand_getFilename(cmd);
   const char *dir = clang_getCString(sdir);
   const char *file = clang_getCString(sfile);
+  unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
+  strvec argv = {0};
+  for (unsigned i = 0; i < nargs; i++) {
+    CXString a = clang_CompileCommand_getArg(cmd, i);
+    sv_push(&argv, clang_getCString(a));
+    clang_disposeString(a);
+  }
+  if (is_assembly(file, &argv)) {
+    sv_free(&argv);
+    clang_disposeString(sdir);
+    clang_disposeString(sfile);
+    return 2;
+  }
   char *abs = path_canonical(dir, file);
   char *display = path_display(abs);
   job_t *j = job_new(display, dir);
+  j->db_entry = 1;
   jv_push(out, j);
 
+  int skipped = 0;
   struct stat st;
   if (stat(abs, &st) != 0) {
     job_fail(j, xasprintf("%s (listed in '%s')", strerror(errno), db_path));
   } else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     job_fail(j, xasprintf("its directory '%s' does not exist (listed in '%s')", dir, db_path));
   } else {
-    unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-    strvec argv = {0};
-    for (unsigned i = 0; i < nargs; i++) {
-      CXString a = clang_CompileCommand_getArg(cmd, i);
-      sv_push(&argv, clang_getCString(a));
-      clang_disposeString(a);
-    }
     size_t skip = 0;
     while (skip + 1 < argv.n && is_wrapper(argv.v[skip]))
       skip++;
@@ -413,17 +461,27 @@ static void add_command(CXCompileCommand cmd, const cmd_options *o, jobvec *out,
       }
       build_analysis_args((const char *const *)argv.v + skip, argv.n - skip, o, j->substituted,
                           &j->args);
+      char *key = job_key(j);
+      int created;
+      sm_slot(seen, key, &created);
+      free(key);
+      if (!created) { /* the same analysis as an earlier entry's */
+        out->n--;
+        job_free(j);
+        skipped = 1;
+      }
     }
-    sv_free(&argv);
   }
+  sv_free(&argv);
   free(abs);
   free(display);
   clang_disposeString(sdir);
   clang_disposeString(sfile);
+  return skipped;
 }
 
 int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options *o,
-                jobvec *out) {
+                jobvec *out, compdb_stats *st_out) {
   struct stat st;
   if (stat(dir, &st) != 0) {
     err_msg("build directory '%s': %s", dir, strerror(errno));
@@ -473,6 +531,10 @@ int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options 
   }
   CXCompileCommands cmds = clang_CompilationDatabase_getAllCompileCommands(db);
   unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
+  strmap seen = {0};
+  memset(st_out, 0, sizeof *st_out);
+  st_out->path = xstrdup(db_path);
+  st_out->entries = n;
   for (unsigned i = 0; i < n; i++) {
     CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, i);
     if (nfiles) {
@@ -485,11 +547,18 @@ int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options 
       if (listed)
         *sm_slot(&wanted, abs, NULL) = (void *)2;
       free(abs);
-      if (!listed)
+      if (!listed) {
+        st_out->not_selected++;
         continue;
+      }
     }
-    add_command(cmd, o, out, db_path);
+    int skipped = add_command(cmd, o, out, db_path, &seen);
+    if (skipped == 1)
+      st_out->duplicates++;
+    else if (skipped == 2)
+      st_out->not_c++;
   }
+  sm_free(&seen, NULL);
   if (cmds)
     clang_CompileCommands_dispose(cmds);
   for (size_t f = 0; f < order.n; f++) {

@@ -218,7 +218,7 @@ static void remove_temp_files(job_t *j) {
 }
 
 /* First line of the compiler's stderr that reports an error, else the first
- * non-empty line. */
+ * non-empty line (the plugin's statistics line is not shown). */
 static char *first_stderr_error(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f)
@@ -230,7 +230,7 @@ static char *first_stderr_error(const char *path) {
   while ((n = getline(&line, &cap, f)) > 0 && lines++ < 10000) {
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
       line[--n] = '\0';
-    if (!n)
+    if (!n || starts_with(line, SEQLINT_STATS_PREFIX))
       continue;
     if (strstr(line, "error:") || starts_with(line, "cannot ")) {
       result = xstrdup(line);
@@ -306,6 +306,7 @@ static int finish_job(job_t *j, int status) {
     } else {
       j->state = JOB_OK;
       j->findings = found;
+      coverage_read_stderr(j->err_path, &j->coverage);
     }
   } else {
     fv_free(&found);

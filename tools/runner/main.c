@@ -353,6 +353,8 @@ int main(int argc, char **argv) {
   cmd_options co = {0};
   char *tmpdir = NULL;
   job_t *join = NULL;
+  compdb_stats db = {0};
+  run_coverage cov = {0};
 
   if (!(plugin = resolve_plugin(o.plugin)))
     goto done;
@@ -380,8 +382,9 @@ int main(int argc, char **argv) {
   co.extra_args = o.extra;
 
   if (o.build_dir) {
-    if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs) != 0)
+    if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs, &db) != 0)
       goto done;
+    cov.db = &db;
   } else {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
@@ -422,9 +425,20 @@ int main(int argc, char **argv) {
     if (j->state == JOB_OK) {
       sm_slot(&ok_files, j->display, NULL);
       findings_merge(&all, &seen, &j->findings);
+      /* What the plugin recognised, summed over the translation units. */
+      cov.tus++;
+      if (!j->coverage.lines)
+        cov.tus_no_stats++;
+      if (j->coverage.no_protocol)
+        sv_push(&cov.no_protocol_files, j->display);
+      coverage_add(&cov.sum, &j->coverage);
     } else {
       sm_slot(&bad_files, j->display, NULL);
     }
+    if (j->db_entry && j->state == JOB_OK)
+      cov.db_analysed++;
+    else if (j->db_entry)
+      cov.db_not_analysed++;
   }
   if (join) {
     if (join->state == JOB_OK)
@@ -454,8 +468,8 @@ int main(int argc, char **argv) {
   errno = 0;
   int wr;
   switch (o.format) {
-  case FMT_JSON: wr = write_json(out, &reported); break;
-  case FMT_SARIF: wr = write_sarif(out, &reported, &jobs); break;
+  case FMT_JSON: wr = write_json(out, &reported, &cov); break;
+  case FMT_SARIF: wr = write_sarif(out, &reported, &jobs, &cov); break;
   default: wr = write_text(out, &reported); break;
   }
   free(reported.v); /* borrowed from `all` */
@@ -489,7 +503,10 @@ int main(int argc, char **argv) {
   if (o.baseline)
     fprintf(stderr, ", %zu %s suppressed by the baseline", suppressed,
             plural(suppressed, "finding", "findings"));
-  fputs(")\n", stderr);
+  fputc(')', stderr);
+  /* "; checked N TUs: ...": 0 findings over code with nothing recognised
+   * must not read like a clean run. */
+  coverage_print_summary(stderr, &cov);
 
   exit_code = (failed || failed_join || write_failed) ? 2 : nrep ? 1 : 0;
 
@@ -507,6 +524,8 @@ done:
   free(jobs.v);
   fv_free(&all);
   sm_free(&seen, NULL);
+  sv_free(&cov.no_protocol_files);
+  free(db.path);
   sm_free(&baseline, NULL);
   compdb_cleanup();
   source_cache_free();

@@ -99,7 +99,7 @@ static int dump(FILE *out, json_t *root) {
   return rc;
 }
 
-int write_json(FILE *out, const findvec *fv) {
+int write_json(FILE *out, const findvec *fv, const run_coverage *cov) {
   json_t *arr = json_array();
   for (size_t i = 0; i < fv->n; i++) {
     const finding_t *f = fv->v[i];
@@ -130,7 +130,10 @@ int write_json(FILE *out, const findvec *fv) {
     json_object_set_new(o, "fingerprint", json_str(f->fingerprint));
     json_array_append_new(arr, o);
   }
-  return dump(out, arr);
+  json_t *root = json_object();
+  json_object_set_new(root, "findings", arr);
+  json_object_set_new(root, "coverage", coverage_json(cov));
+  return dump(out, root);
 }
 
 /* ---- SARIF 2.1.0 ------------------------------------------------------------ */
@@ -291,7 +294,7 @@ static json_t *sarif_fixes(const finding_t *f) {
   return fixes;
 }
 
-int write_sarif(FILE *out, const findvec *fv, const jobvec *jv) {
+int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_coverage *cov) {
   json_t *rules = json_array();
   strmap rule_index = {0}; /* check → index + 1 */
   for (size_t i = 0; i < g_num_checks; i++) {
@@ -405,6 +408,11 @@ int write_sarif(FILE *out, const findvec *fv, const jobvec *jv) {
   json_object_set_new(run, "originalUriBaseIds", bases);
   json_object_set_new(run, "invocations", invocations);
   json_object_set_new(run, "results", results);
+  /* What was checked (a property bag, SARIF 2.1.0 §3.8): no results over
+   * code seqlint recognised nothing in is not a clean run. */
+  json_t *props = json_object();
+  json_object_set_new(props, "coverage", coverage_json(cov));
+  json_object_set_new(run, "properties", props);
   json_t *runs = json_array();
   json_array_append_new(runs, run);
 

@@ -4,7 +4,8 @@
  * the serialized diagnostics it writes (DESIGN.md, "Layout"): it compiles every
  * translation unit with -fplugin=seqlint.so -fsyntax-only --serialize-diagnostics,
  * reads the diagnostics back with libclang and keeps the ones tagged
- * "[seqlint-<check>]". */
+ * "[seqlint-<check>]"; from the compiler's stderr it reads only the plugin's
+ * "seqlint-stats:" line (-fplugin-arg-seqlint-stats, coverage.c). */
 #ifndef SEQLINT_RUNNER_H
 #define SEQLINT_RUNNER_H
 
@@ -143,6 +144,54 @@ void findings_finalize(findvec *fv);
 int baseline_load(const char *path, strmap *fingerprints); /* 0 ok */
 int baseline_write(const char *path, const findvec *fv);   /* 0 ok */
 
+/* ---- coverage.c ------------------------------------------------------ */
+
+/* What the plugin recognised (-fplugin-arg-seqlint-stats prints one
+ * "seqlint-stats: ..." line per translation unit on stderr; see
+ * docs/integration.md, "Coverage"), summed over the lines read. */
+typedef struct {
+  unsigned long long functions, analysed;
+  unsigned long long write_api, write_open, read_api, read_open;
+  unsigned long long full, acq_rel, acquire, release, write, read, compiler;
+  unsigned long long atomics, locks, mp_pairs;
+  size_t lines;       /* statistics lines (translation units) */
+  size_t protocol;    /* of them with protocol=yes */
+  size_t no_protocol; /* with barriers or atomics and protocol=no */
+} coverage_t;
+
+#define SEQLINT_STATS_PREFIX "seqlint-stats:"
+
+/* Adds a "seqlint-stats:" line to c; 0 when the line is not one. */
+int coverage_parse_line(const char *line, coverage_t *c);
+/* Adds the statistics lines of a compiler's stderr (the file at path). */
+void coverage_read_stderr(const char *path, coverage_t *c);
+void coverage_add(coverage_t *into, const coverage_t *from);
+unsigned long long coverage_barriers(const coverage_t *c);
+
+/* How the entries of compile_commands.json were used. */
+typedef struct {
+  char *path;          /* the database; NULL without -p */
+  size_t entries;      /* in the database */
+  size_t not_selected; /* files other than those named on the command line */
+  size_t duplicates;   /* the same directory, file and analysis flags as an earlier entry */
+  size_t not_c;        /* assembly sources */
+} compdb_stats;
+
+/* The coverage of a whole run, for the summary line, JSON and SARIF. */
+typedef struct {
+  coverage_t sum;           /* over the translation units analysed */
+  size_t tus;               /* translation units analysed (compiled with the plugin) */
+  size_t tus_no_stats;      /* ... that printed no statistics line */
+  strvec no_protocol_files; /* with barriers or atomics but no protocol */
+  const compdb_stats *db;   /* NULL without -p */
+  size_t db_analysed, db_not_analysed; /* database entries */
+} run_coverage;
+
+struct json_t *coverage_json(const run_coverage *rc);
+/* "; checked N TUs: ..." after the findings count, and with -p a second
+ * line about the database's entries. */
+void coverage_print_summary(FILE *out, const run_coverage *rc);
+
 /* ---- compdb.c / jobs ------------------------------------------------- */
 
 typedef enum { JOB_PENDING, JOB_RUNNING, JOB_OK, JOB_FAILED } job_state;
@@ -161,6 +210,8 @@ typedef struct {
   char *dia_path, *err_path;
   int want_summary;   /* pass -fplugin-arg-seqlint-summary= (compile jobs) */
   char *summary_path; /* in the temporary directory, kept for the join */
+  int db_entry;       /* from an entry of compile_commands.json */
+  coverage_t coverage; /* the plugin's statistics lines (JOB_OK) */
 } job_t;
 
 typedef struct {
@@ -182,8 +233,10 @@ job_t *job_new(const char *display, const char *directory);
 void job_fail(job_t *j, char *error); /* takes ownership */
 
 /* Appends the jobs for the database in `dir` (all entries, or those of
- * `files`). Returns 0, or -1 after printing an error (database unusable). */
-int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options *o, jobvec *out);
+ * `files`) and says in `st` how the entries were used (st->path is
+ * allocated). Returns 0, or -1 after printing an error (database unusable). */
+int compdb_jobs(const char *dir, char **files, size_t nfiles, const cmd_options *o, jobvec *out,
+                compdb_stats *st);
 /* Appends one job per file, compiled with o->extra_args. */
 void file_jobs(char **files, size_t nfiles, const cmd_options *o, jobvec *out);
 /* Rewrites a compile command for analysis: drops outputs, dependency files
@@ -227,7 +280,7 @@ typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } out_format;
 
 /* Writes the findings; returns 0 or -1 (errno set by the failing call). */
 int write_text(FILE *out, const findvec *fv);
-int write_json(FILE *out, const findvec *fv);
-int write_sarif(FILE *out, const findvec *fv, const jobvec *jv);
+int write_json(FILE *out, const findvec *fv, const run_coverage *cov);
+int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_coverage *cov);
 
 #endif
