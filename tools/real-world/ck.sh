@@ -33,10 +33,7 @@ rw_parse_args "$@"
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
-	step "packages and source (work dir: $WORKDIR)"
-	rw_install_packages clang-19 make bear dpkg-dev xz-utils python3
-	rw_fetch_source ck
-	cd "$SRC"
+	rw_prepare ck clang-19 make bear dpkg-dev xz-utils python3
 	local raw=$SRC/compile_commands.build.json
 	if [ ! -f build/ck.build ] || [ ! -f .seqlint-configured ]; then
 		say "CC=clang-19 ./configure --cores=2"

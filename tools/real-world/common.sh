@@ -130,6 +130,17 @@ rw_apt_update() {
 	RW_APT_UPDATED=1
 }
 
+# rw_prepare SRCPKG PKG...: the start of every target's set up: the Debian
+# packages it needs, then its source package, unpacked; continues in $SRC.
+rw_prepare() {
+	local srcpkg=$1
+	shift
+	step "packages and source (work dir: $WORKDIR)"
+	rw_install_packages "$@"
+	rw_fetch_source "$srcpkg"
+	cd "$SRC" || die "cannot enter $SRC"
+}
+
 # rw_install_packages PKG...: installs those that are missing.
 rw_install_packages() {
 	local missing=() p

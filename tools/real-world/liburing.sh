@@ -33,10 +33,7 @@ rw_parse_args "$@"
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
-	step "packages and source (work dir: $WORKDIR)"
-	rw_install_packages clang-19 make bear dpkg-dev python3
-	rw_fetch_source liburing
-	cd "$SRC"
+	rw_prepare liburing clang-19 make bear dpkg-dev python3
 	local raw=$SRC/compile_commands.build.json
 	if [ ! -f config-host.mak ] || [ ! -f .seqlint-configured ]; then
 		say "./configure --cc=clang-19 --cxx=clang++-19"

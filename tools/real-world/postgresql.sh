@@ -68,10 +68,7 @@ PY
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
-	step "packages and source (work dir: $WORKDIR)"
-	rw_install_packages clang-19 make bear dpkg-dev bzip2 perl python3
-	rw_fetch_source postgresql-15
-	cd "$SRC"
+	rw_prepare postgresql-15 clang-19 make bear dpkg-dev bzip2 perl python3
 	local raw=$SRC/compile_commands.build.json t0
 	if [ ! -f src/Makefile.global ] || [ ! -f .seqlint-configured ]; then
 		say "./configure CC=clang-19 --without-readline --without-zlib --without-icu (log: $OUT/configure.log)"

@@ -54,10 +54,8 @@ for e in json.load(open(sys.argv[1])):
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
-	step "packages and source (work dir: $WORKDIR)"
-	rw_install_packages clang-19 meson ninja-build pkg-config python3 dpkg-dev xz-utils \
+	rw_prepare qemu clang-19 meson ninja-build pkg-config python3 dpkg-dev xz-utils \
 		libglib2.0-dev libpixman-1-dev libfdt-dev libaio-dev liburing-dev
-	rw_fetch_source qemu
 	BUILD=$SRC/build-seqlint
 	local t0
 	if [ ! -f "$BUILD/compile_commands.json" ] || [ ! -f "$BUILD/.seqlint-configured" ]; then
