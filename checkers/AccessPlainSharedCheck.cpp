@@ -140,6 +140,35 @@ bool isAllocatorName(StringRef N) {
          N.ends_with("_new") || N == "new";
 }
 
+/// For `&v.a.b` (no pointer on the way): v, with the member names a, b in
+/// Fields (then every member must have a name); null for anything else.
+const VarDecl *addressedObject(const Expr *E, SmallVectorImpl<StringRef> *Fields = nullptr) {
+  if (!E)
+    return nullptr;
+  const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+  if (!U || U->getOpcode() != UO_AddrOf)
+    return nullptr;
+  const Expr *X = U->getSubExpr()->IgnoreParenImpCasts();
+  SmallVector<StringRef, 4> Names;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    const auto *ME = dyn_cast<MemberExpr>(X);
+    if (!ME)
+      break;
+    if (ME->isArrow())
+      return nullptr;
+    // An anonymous member has no name to spell a path with.
+    if (Fields && ME->getMemberDecl()->getName().empty())
+      return nullptr;
+    Names.push_back(ME->getMemberDecl()->getName());
+    X = ME->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(X);
+  const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (V && Fields)
+    Fields->assign(Names.rbegin(), Names.rend());
+  return V;
+}
+
 /// Local pointers assigned an allocator's result in FD.
 class FreshFinder : public RecursiveASTVisitor<FreshFinder> {
 public:
@@ -170,19 +199,7 @@ public:
   }
   /// &local, &local.member: an object on this function's stack.
   static bool isAddressOfLocal(const Expr *E) {
-    if (!E)
-      return false;
-    const auto *U = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
-    if (!U || U->getOpcode() != UO_AddrOf)
-      return false;
-    const Expr *X = U->getSubExpr()->IgnoreParenImpCasts();
-    while (const auto *ME = dyn_cast<MemberExpr>(X)) {
-      if (ME->isArrow())
-        return false;
-      X = ME->getBase()->IgnoreParenImpCasts();
-    }
-    const auto *DR = dyn_cast<DeclRefExpr>(X);
-    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    const VarDecl *V = addressedObject(E);
     return V && V->hasLocalStorage() && !isa<ParmVarDecl>(V);
   }
   bool VisitVarDecl(VarDecl *V) {
@@ -326,32 +343,14 @@ private:
 /// `g.a.b` for `&g.a.b` with g a global variable and no pointer on the way;
 /// empty otherwise.
 std::string directObjectPath(const Expr *Arg) {
-  const auto *U = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
-  if (!U || U->getOpcode() != UO_AddrOf)
-    return "";
   SmallVector<StringRef, 4> Fields;
-  const Expr *E = U->getSubExpr();
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (ME->isArrow() || ME->getMemberDecl()->getName().empty())
-        return "";
-      Fields.push_back(ME->getMemberDecl()->getName());
-      E = ME->getBase();
-      continue;
-    }
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      if (!V || !V->hasGlobalStorage() || V->isStaticLocal())
-        return "";
-      std::string Path = V->getName().str();
-      for (StringRef F : llvm::reverse(Fields))
-        Path += "." + F.str();
-      return Path;
-    }
+  const VarDecl *V = addressedObject(Arg, &Fields);
+  if (!V || !V->hasGlobalStorage() || V->isStaticLocal())
     return "";
-  }
-  return "";
+  std::string Path = V->getName().str();
+  for (StringRef F : Fields)
+    Path += "." + F.str();
+  return Path;
 }
 
 /// T reads a seqcount section of its own: a begin and its retry, or, with
