@@ -1751,9 +1751,7 @@ void FunctionClassifier::run(const Stmt *Body) {
       // A count is an integer: a pointer loaded until it stops changing
       // (QEMU's rr_kick_next_cpu(): kick the current vCPU, again if another
       // became current meanwhile) is not a section.
-      QualType KeyTy = declaredTypeOf(T.Keys[Ev.Key]);
-      while (!KeyTy.isNull() && KeyTy->isArrayType() && StringRef(T.Keys[Ev.Key].Text).ends_with("]"))
-        KeyTy = KeyTy->getAsArrayTypeUnsafe()->getElementType();
+      QualType KeyTy = accessedTypeOf(T.Keys[Ev.Key]);
       if (!KeyTy.isNull() && KeyTy->isPointerType())
         continue;
       // A change count (PostgreSQL's st_changecount) is a seqcount when its
@@ -2046,6 +2044,14 @@ QualType declaredTypeOf(const LocationKey &K) {
     if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
       Ty = Ty->getPointeeType();
   }
+  return Ty;
+}
+
+QualType accessedTypeOf(const LocationKey &K) {
+  QualType Ty = declaredTypeOf(K);
+  if (!Ty.isNull() && StringRef(K.Text).ends_with("[]"))
+    if (const Type *E = Ty->getPointeeOrArrayElementType())
+      Ty = QualType(E, 0);
   return Ty;
 }
 

@@ -100,6 +100,9 @@ struct HelperEffect {
 /// The declared type of the object K designates: the field's type, else the
 /// base variable's (its pointee for `*(p)`).
 clang::QualType declaredTypeOf(const LocationKey &K);
+/// The type of what K accesses: declaredTypeOf(), with one element or
+/// pointee level taken off for a subscripted key (`gen[]`).
+clang::QualType accessedTypeOf(const LocationKey &K);
 
 class Classifier {
 public:

@@ -121,16 +121,6 @@ bool isShared(StringRef N) {
 
 bool isTrylock(StringRef N) { return N.contains("trylock"); }
 
-/// The declared type of the object a lock key designates.
-QualType typeOfKey(const LocationKey &K) {
-  QualType Ty = declaredTypeOf(K);
-  if (!Ty.isNull() && StringRef(K.Text).ends_with("[]")) {
-    if (const Type *E = Ty->getPointeeOrArrayElementType())
-      Ty = QualType(E, 0);
-  }
-  return Ty;
-}
-
 const Expr *stripCond(const Expr *E, bool &Negated) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
     E = E->IgnoreParenImpCasts();
@@ -239,7 +229,7 @@ unsigned LockDataflow::lockFor(const Event &E, StringRef Api) {
   D.Key = E.Key;
   D.Decl = K.Field ? K.Field : K.Base;
   D.Name = K.displayName();
-  D.Kind = lockKindOfType(typeOfKey(K));
+  D.Kind = lockKindOfType(accessedTypeOf(K));
   if (D.Kind == LockKind::Unknown)
     D.Kind = lockKindOfName(Api);
   D.Global = !K.ViaPointer && K.Storage == LocationKey::Global;
