@@ -239,13 +239,15 @@ public:
     for (unsigned I = 0; I != Counters.size(); ++I)
       Slot[Counters[I]] = I;
     // Loads that only compute a counter's address (parent->d_inode in
-    // parent->d_inode->i_dir_seq) are not data of the section.
+    // parent->d_inode->i_dir_seq, t->gen in t->gen[b]) are not data of the
+    // section.
     for (unsigned K = 0; K != T.Keys.size(); ++K)
       for (int C : Counters) {
         StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
         if (CT.size() > KT.size() && CT.starts_with(KT) &&
             (CT.substr(KT.size()).starts_with("->") ||
-             CT.substr(KT.size()).starts_with(".")))
+             CT.substr(KT.size()).starts_with(".") ||
+             CT.substr(KT.size()).starts_with("[")))
           AddressKeys.insert(K);
       }
     for (const BlockEvents &BE : T.Blocks)

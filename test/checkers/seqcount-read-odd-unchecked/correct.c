@@ -309,3 +309,23 @@ void *bucket_get(struct bucket_set *m, unsigned int b, int at)
 	} while (g != READ_ONCE(m->gen[b]));
 	return o;
 }
+
+/* One count per bucket in an array reached by a pointer, masked: the load
+ * of the pointer before the recheck only computes the count's address. */
+struct gen_tbl {
+	unsigned int *gen;
+	long *val;
+};
+long gen_tbl_read(struct gen_tbl *t, int b)
+{
+	unsigned int g;
+	long v;
+
+	do {
+		g = READ_ONCE(t->gen[b]) & ~1U;
+		smp_rmb();
+		v = READ_ONCE(t->val[b]);
+		smp_rmb();
+	} while (READ_ONCE(t->gen[b]) != g);
+	return v;
+}
