@@ -255,7 +255,9 @@ public:
   bool Strong = false;      // can make a section on its own
   bool Weak = false;        // an unordered ONCE-style API function call
   bool CounterLike = false; // x++, x += 1, v + 1, v & 1, v & ~1, v % 2
-  bool CounterParity = false; // the low bit of a counter-named value tested
+  /// A low bit tested, and shared memory stepped: an open-coded writer that
+  /// checks its own count, with no marked access at all.
+  bool counterParity() const { return ParityTest && SharedStep; }
   bool IntParamCompare = false; // == or != with an integer parameter
   llvm::SmallVector<const FunctionDecl *, 8> Callees; // defined, not APIs
 
@@ -270,8 +272,11 @@ public:
       if ((isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) && E->getType()->isAtomicType())
         return strong();
     if (auto *U = dyn_cast<UnaryOperator>(S))
-      if (U->isIncrementDecrementOp())
+      if (U->isIncrementDecrementOp()) {
         CounterLike = true;
+        if (U->isIncrementOp() && isShared(U->getSubExpr()))
+          SharedStep = true;
+      }
     // A descriptor field a device reads or writes (__le32, volatile): an
     // access to shared memory, as marked as READ_ONCE().
     if (auto *ME = dyn_cast<MemberExpr>(S); ME && !Weak && osDeviceTyped(ME->getType()))
@@ -283,18 +288,16 @@ public:
             isa<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts())) {
           CounterLike = true;
           // `cnt & 1`: a hand-written seqcount with no marked access at all
-          // (the bug itself: PostgreSQL's st_changecount before 2014).
-          if (Op == BO_And || Op == BO_Rem) {
-            const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
-            const NamedDecl *N = nullptr;
-            if (const auto *ME = dyn_cast<MemberExpr>(L))
-              N = ME->getMemberDecl();
-            else if (const auto *DR = dyn_cast<DeclRefExpr>(L))
-              N = DR->getDecl();
-            if (N && N->getIdentifier() && isCounterLikeName(N->getName()))
-              CounterParity = true;
-          }
+          // (the bug itself: PostgreSQL's st_changecount before 2014), when
+          // the function also steps shared memory (below).
+          if ((Op == BO_And && isa<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts()) &&
+               cast<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts())->getValue() == 1) ||
+              Op == BO_Rem)
+            ParityTest = true;
+          if (Op == BO_AddAssign && isShared(BO->getLHS()))
+            SharedStep = true;
         }
+
     }
     if (auto *BO = dyn_cast<BinaryOperator>(S))
       if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)
@@ -327,6 +330,18 @@ private:
     Strong = true;
     return true; // the callees are still wanted
   }
+  /// A member, or a variable not local to the function.
+  static bool isShared(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (isa<MemberExpr>(E))
+      return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        return V->hasGlobalStorage();
+    return false;
+  }
+  bool ParityTest = false; // `x & 1`, `x % 2`
+  bool SharedStep = false; // `s->n++`, `g += 1`
   const MacroIndex &Macros;
 };
 
@@ -359,7 +374,7 @@ public:
     bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
     // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
     // step or a low-bit test somewhere.
-    return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.CounterParity;
+    return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.counterParity();
   }
 
   /// FD calls a helper of the TU with an effect on sections, locks or

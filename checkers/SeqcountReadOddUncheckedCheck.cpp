@@ -29,7 +29,11 @@ public:
           if (E.Key != Key || !E.OpenCoded)
             continue;
           if (E.Kind == EventKind::ReadBegin) {
-            if (E.Masked || (E.Var && T.OddCheckedVars.count(E.Var)))
+            // A begin value tested against a constant of its own
+            // protocol (Hyper-V: 0 is "invalid, use the MSR") is checked
+            // for what its writer marks, which is not the low bit.
+            if (E.Masked || (E.Var && (T.OddCheckedVars.count(E.Var) ||
+                                       T.ValueTestedVars.count(E.Var))))
               Checked = true;
             if (!Begin)
               Begin = &E;

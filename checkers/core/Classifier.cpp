@@ -37,6 +37,14 @@ unsigned barrierBits(BarrierKind K) {
   return 0;
 }
 
+bool LocationKey::addresses(const LocationKey &Other) const {
+  StringRef O = Other.Text;
+  if (O.size() <= Text.size() || !O.starts_with(Text))
+    return false;
+  StringRef Rest = O.substr(Text.size());
+  return Rest.starts_with("->") || Rest.starts_with(".") || Rest.starts_with("[");
+}
+
 std::string LocationKey::leafName() const {
   StringRef T = Text;
   // Text looks like "s@1->seq" or "g@7": the leaf is after the last -> or .
@@ -208,22 +216,6 @@ bool isLockGuardConstructor(StringRef Name) {
   return false;
 }
 
-bool isSeqcountLikeName(StringRef Name) {
-  static const Regex R("(^|_)(seq|seqcount|seqlock|sequence|seqno|seqnum|gen|"
-                       "generation|version|vers|ver)($|_|[0-9])|^(seq|gen|ver)[a-z0-9]*$",
-                       Regex::IgnoreCase);
-  return R.match(Name);
-}
-
-} // namespace
-
-bool isCounterLikeName(StringRef Name) {
-  return isSeqcountLikeName(Name) || Name.ends_with_insensitive("count") ||
-         Name.ends_with_insensitive("cnt");
-}
-
-namespace {
-
 class FunctionClassifier {
 public:
   FunctionClassifier(Classifier &C, FunctionTrace &T)
@@ -248,6 +240,9 @@ private:
   void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
   bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
+  bool maskedBegin(int Key, const VarDecl *V) const;
+  bool beginFencedBeforeData(int Key, const VarDecl *V) const;
+  bool recheckFencedAfterData(int Key, const VarDecl *V) const;
   bool isConstant(const Expr *E) const;
   /// Fenced: a write barrier runs between the two increments.
   bool bracketsStores(int Key, bool *Fenced = nullptr) const;
@@ -849,6 +844,59 @@ bool FunctionClassifier::beginIsSequenceLoad(int Key, const VarDecl *V) const {
   return false;
 }
 
+/// The load of Key into V is followed by a read barrier before any other
+/// shared load: the open-coded read_seqcount_begin() of a reader whose
+/// count is neither acquired nor masked (`s = READ_ONCE(t->gen[b]);
+/// smp_rmb();`). A change detector does not order its snapshot before the
+/// loads that follow it.
+bool FunctionClassifier::beginFencedBeforeData(int Key, const VarDecl *V) const {
+  bool In = false;
+  for (const CFGBlock *B : Rpo)
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      if (!In) {
+        In = Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
+             Ev.Use == ValueUse::Assigned;
+        continue;
+      }
+      if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdLL))
+        return true;
+      if ((Ev.Kind == EventKind::Load || Ev.Kind == EventKind::Store ||
+           Ev.Kind == EventKind::RMW || Ev.Kind == EventKind::Call) &&
+          (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()))
+        return false;
+    }
+  return false;
+}
+
+/// A read barrier runs between the last shared load before the load of Key
+/// compared with V and that load: the recheck half of the open-coded
+/// reader that beginFencedBeforeData() describes.
+bool FunctionClassifier::recheckFencedAfterData(int Key, const VarDecl *V) const {
+  bool Fenced = false;
+  for (const CFGBlock *B : Rpo)
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
+          Ev.Use == ValueUse::Compared)
+        return Fenced;
+      if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdLL))
+        Fenced = true;
+      else if (Ev.Kind == EventKind::Load && Ev.Key >= 0 && !T.Keys[Ev.Key].isLocal() &&
+               !T.Keys[Ev.Key].addresses(T.Keys[Key]))
+        Fenced = false;
+    }
+  return false;
+}
+
+/// A load of Key into V is masked with ~1 (its low bit cleared).
+bool FunctionClassifier::maskedBegin(int Key, const VarDecl *V) const {
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &Ev : BE.Events)
+      if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
+          Ev.Use == ValueUse::Assigned && Ev.Masked)
+        return true;
+  return false;
+}
+
 /// In reverse post-order between the load of Key into V and the load of
 /// Key compared with V, a store or RMW of a global or of the object that
 /// holds Key (the caller's out-parameters are a reader's copy).
@@ -884,7 +932,10 @@ bool FunctionClassifier::opensWithRelease(int Key) const {
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
       bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
       if (Write && Ev.Key == Key && Ev.Increment)
-        return Published || Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel;
+        // An acq_rel (or seq_cst) RMW also orders what follows it after the
+        // increment: the C11 spelling of a seqcount's opening step
+        // (fetch_add(&s, 1, acq_rel)), not a publication.
+        return Published || Ev.Ord == Order::Release;
       if (Write && Ev.Key != Key && (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()))
         Stored = true;
       else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && Stored)
@@ -1592,6 +1643,12 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
   for (int K : H->OddCheckedKeys)
     if (int M = Mapped(K); M >= 0)
       T.OddCheckedKeys.insert(M);
+  for (const ParmVarDecl *P : H->OddCheckedParams)
+    if (const VarDecl *V = ArgVar(P))
+      T.OddCheckedVars.insert(V);
+  for (const ParmVarDecl *P : H->ValueTestedParams)
+    if (const VarDecl *V = ArgVar(P))
+      T.ValueTestedVars.insert(V);
 }
 
 /// Collects which locals are read, and where the low bit is tested.
@@ -1642,6 +1699,30 @@ public:
     }
     return false;
   }
+  /// `if (!v)`, `if (v == C)`, `if (v != C)`: the condition tests a
+  /// local against a constant of the protocol.
+  bool VisitIfStmt(IfStmt *If) {
+    const Expr *C = If->getCond() ? If->getCond()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(C); U && U->getOpcode() == UO_LNot)
+      C = U->getSubExpr()->IgnoreParenImpCasts();
+    else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(C);
+             BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+      const Expr *L = BO->getLHS()->IgnoreParenImpCasts();
+      const Expr *R = BO->getRHS()->IgnoreParenImpCasts();
+      Expr::EvalResult V;
+      if (!R->isValueDependent() && R->EvaluateAsInt(V, Ctx))
+        C = L;
+      else if (!L->isValueDependent() && L->EvaluateAsInt(V, Ctx))
+        C = R;
+      else
+        C = nullptr;
+    }
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(C))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && V->hasLocalStorage())
+        T.ValueTestedVars.insert(V);
+    return true;
+  }
+
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() == BO_Assign)
       if (auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
@@ -1756,21 +1837,24 @@ void FunctionClassifier::run(const Stmt *Body) {
         continue;
       // A change count (PostgreSQL's st_changecount) is a seqcount when its
       // low bit is tested.
-      // Whatever its name, a location read this way is a sequence when the
-      // reader treats it as one: the begin value's low bit is tested or
-      // masked, or the begin load is an acquire. A name may stand in for
-      // that evidence (the function-wide check below still applies).
-      std::string Leaf = T.Keys[Ev.Key].leafName();
+      // Whatever its name (a name is no evidence either way), a location
+      // read this way is a sequence when the reader treats it as one: the
+      // begin value's low bit is tested or masked, the begin load is an
+      // acquire, a read barrier orders the begin before the data and the
+      // data before the recheck, or another function of the TU uses the
+      // location as a count (the function-wide check below still applies).
       bool OddChecked = T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key);
-      // A name-free reader must also not write shared memory between the
-      // begin and the recheck: a ring consumer that acquires the tail,
-      // releases its head and re-reads the tail for more work is not a
-      // read section.
-      bool ByName = isSeqcountLikeName(Leaf) || (isCounterLikeName(Leaf) && OddChecked);
       bool Known = C.isKnownCounter(T.Keys[Ev.Key]);
-      if (!ByName &&
-          ((!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var)) ||
-           storesBetween(Ev.Key, Ev.Var)))
+      if (!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var) &&
+          !(beginFencedBeforeData(Ev.Key, Ev.Var) && recheckFencedAfterData(Ev.Key, Ev.Var)))
+        continue;
+      // Nor may it write shared memory between the begin and the recheck:
+      // a ring consumer that acquires the tail, releases its head and
+      // re-reads the tail for more work is not a read section. A begin
+      // whose low bit is tested or masked is a sequence's all the same: a
+      // ring index is never taken modulo two.
+      bool Parity = OddChecked || maskedBegin(Ev.Key, Ev.Var);
+      if (!Parity && storesBetween(Ev.Key, Ev.Var))
         continue;
       if (Known)
         CorroboratedReaders.insert(Ev.Key);
@@ -1847,7 +1931,6 @@ void FunctionClassifier::run(const Stmt *Body) {
   for (auto &[Key, N] : Incs) {
     if (N < 2 || T.Counters.count(Key))
       continue;
-    std::string Leaf = T.Keys[Key].leafName();
     bool OddTested = T.OddCheckedKeys.count(Key);
     // Whatever its name: two increments of a marked (or odd-tested)
     // location that bracket stores to other shared data, in a function with
@@ -1862,8 +1945,7 @@ void FunctionClassifier::run(const Stmt *Body) {
     // A location another function of the TU uses as a counter needs only
     // the bracketing: this writer may be the one that forgot its barrier.
     bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
-    if (!isSeqcountLikeName(Leaf) && !(isCounterLikeName(Leaf) && OddTested) &&
-        !Protocol && !Known)
+    if (!Protocol && !Known)
       continue;
     // Evidence it is a seqcount and not a statistic: barriers or marked
     // accesses, or the writer asserting the count is even again.
@@ -2476,6 +2558,12 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
     } else if (SawBegin && E.Kind == EventKind::Barrier && (E.Bits & OrdLL)) {
       H->BeginHelper = true;
     }
+  }
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (T->OddCheckedVars.count(P))
+      H->OddCheckedParams.push_back(P);
+    if (T->ValueTestedVars.count(P))
+      H->ValueTestedParams.push_back(P);
   }
   H->ComparedWithParam = RS.ComparedWithParam;
   H->ComparedEqual = RS.ComparedEqual;

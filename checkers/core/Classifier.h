@@ -51,6 +51,9 @@ struct FunctionTrace {
   /// Variables or keys whose low bit is tested or masked.
   llvm::DenseSet<const clang::VarDecl *> OddCheckedVars;
   llvm::DenseSet<int> OddCheckedKeys;
+  /// Variables tested for a value of their own protocol (`if (!seq)`,
+  /// `seq == INVALID`): Hyper-V's TSC page marks an update with 0, not odd.
+  llvm::DenseSet<const clang::VarDecl *> ValueTestedVars;
   /// Parents of the body's statements (for fix-its and contexts).
   std::unique_ptr<clang::ParentMap> PM;
 
@@ -95,6 +98,11 @@ struct HelperEffect {
   /// Locals and loads compared with `==` (the helper answers "unchanged").
   llvm::DenseSet<const clang::VarDecl *> ComparedEqual;
   bool LoadComparedEqual = false;
+  /// Parameters whose low bit the helper tests, or that it tests against a
+  /// constant (an end helper that refuses an odd begin value:
+  /// `if (before & 1) return false;`): the caller's argument is checked.
+  llvm::SmallVector<const clang::ParmVarDecl *, 2> OddCheckedParams;
+  llvm::SmallVector<const clang::ParmVarDecl *, 2> ValueTestedParams;
 };
 
 /// The declared type of the object K designates: the field's type, else the
@@ -206,10 +214,6 @@ public:
 /// The reachable blocks of G from the entry, each after its predecessors
 /// except across loop back edges (reverse post-order).
 std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
-
-/// A name that reads like a sequence or change counter (seq, gen, version,
-/// ...count, ...cnt).
-bool isCounterLikeName(llvm::StringRef Name);
 
 /// Name of the callee of a call, looking through _Generic selection.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Call);

@@ -50,6 +50,9 @@ struct LocationKey {
   std::string leafName() const;
   /// How to show it to users: `s->seq`, `*p`.
   std::string displayName() const;
+  /// A load of this location only computes Other's address: `t->gen` for
+  /// `t->gen[b]`, `p->d_inode` for `p->d_inode->i_dir_seq`.
+  bool addresses(const LocationKey &Other) const;
 };
 
 enum class EventKind : unsigned char {

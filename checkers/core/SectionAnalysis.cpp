@@ -242,14 +242,9 @@ public:
     // parent->d_inode->i_dir_seq, t->gen in t->gen[b]) are not data of the
     // section.
     for (unsigned K = 0; K != T.Keys.size(); ++K)
-      for (int C : Counters) {
-        StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
-        if (CT.size() > KT.size() && CT.starts_with(KT) &&
-            (CT.substr(KT.size()).starts_with("->") ||
-             CT.substr(KT.size()).starts_with(".") ||
-             CT.substr(KT.size()).starts_with("[")))
+      for (int C : Counters)
+        if (T.Keys[K].addresses(T.Keys[C]))
           AddressKeys.insert(K);
-      }
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         if (E.Key < 0)

@@ -159,3 +159,58 @@ u64 snap_b(struct snap *s, unsigned int hint)
 	} while (READ_ONCE(s->seq) != seq);
 	return b + hint;
 }
+
+/* One count per bucket, in an array reached through a pointer (the layout of
+ * Concurrency Kit's ck_rhs.c, map->generation[h & mask], used here as an
+ * odd/even count by a writer in another file). The begin is ordered before
+ * the data by smp_rmb() but never masked, so a reader that starts inside a
+ * write section validates a torn value when the count has not moved. */
+struct bucket_counts {
+	unsigned int *cnt;
+	long *val;
+};
+long bucket_counts_read(struct bucket_counts *t, int b)
+{
+	unsigned int c;
+	long v;
+
+	do {
+		c = READ_ONCE(t->cnt[b]); // expected-warning {{read section begins with a load of seqcount 't->cnt[]' that may be odd}}
+		smp_rmb();
+		v = READ_ONCE(t->val[b]);
+		smp_rmb();
+	} while (READ_ONCE(t->cnt[b]) != c);
+	return v;
+}
+
+/* Begin and end helpers in the shape of PostgreSQL's
+ * pgstat_begin_read_activity()/pgstat_end_read_activity(), with the end
+ * helper's odd test forgotten: read barriers on both sides of the data make
+ * it a section, and nothing refuses an odd begin value. */
+struct act_slot {
+	u32 changes;
+	long state;
+};
+static inline u32 act_read_begin(struct act_slot *a)
+{
+	u32 b = a->changes;
+
+	smp_rmb();
+	return b;
+}
+static inline bool act_read_end(struct act_slot *a, u32 before)
+{
+	smp_rmb();
+	return READ_ONCE(a->changes) == before;
+}
+long act_read(struct act_slot *a)
+{
+	u32 b;
+	long st;
+
+	do {
+		b = act_read_begin(a); // expected-warning {{read section begins with a load of seqcount 'a->changes' that may be odd}}
+		st = READ_ONCE(a->state);
+	} while (!act_read_end(a, b));
+	return st;
+}

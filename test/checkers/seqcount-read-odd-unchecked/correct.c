@@ -329,3 +329,62 @@ long gen_tbl_read(struct gen_tbl *t, int b)
 	} while (READ_ONCE(t->gen[b]) != g);
 	return v;
 }
+
+/* The Hyper-V reference TSC page (include/clocksource/hyperv_timer.h,
+ * hv_read_tsc_page_tsc()): the writer marks an update with 0, not with an
+ * odd value, and the reader bails out on 0. Read barriers on both sides make
+ * it a section; the test of the begin value against 0 is its check. */
+struct ref_page {
+	u32 sequence;
+	u64 scale;
+	s64 offset;
+};
+bool ref_page_read(const struct ref_page *p, u64 *scale, s64 *offset)
+{
+	u32 s;
+
+	do {
+		s = READ_ONCE(p->sequence);
+		if (!s)
+			return false;
+		smp_rmb();
+		*scale = READ_ONCE(p->scale);
+		*offset = READ_ONCE(p->offset);
+		smp_rmb();
+	} while (READ_ONCE(p->sequence) != s);
+	return true;
+}
+
+/* Begin and end helpers in the shape of PostgreSQL's
+ * pgstat_begin_read_activity()/pgstat_end_read_activity(): the begin helper
+ * returns a plain load ordered by a read barrier, the end helper refuses an
+ * odd begin value. The odd test is on the caller's value, in the helper. */
+struct act_slot {
+	u32 changes;
+	long state;
+};
+static inline u32 act_read_begin(struct act_slot *a)
+{
+	u32 b = a->changes;
+
+	smp_rmb();
+	return b;
+}
+static inline bool act_read_end(struct act_slot *a, u32 before)
+{
+	smp_rmb();
+	if (before & 1)
+		return false;
+	return READ_ONCE(a->changes) == before;
+}
+long act_read(struct act_slot *a)
+{
+	u32 b;
+	long st;
+
+	do {
+		b = act_read_begin(a);
+		st = READ_ONCE(a->state);
+	} while (!act_read_end(a, b));
+	return st;
+}

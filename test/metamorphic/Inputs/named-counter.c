@@ -1,11 +1,10 @@
 // RUN: %clang_plugin -fsyntax-only %s
 // Input of ../selftest.test (not a lit test itself: Inputs/ is excluded).
-// An open-coded writer whose counter is recognised by its name alone: plain
-// increments of `seq` around plain stores, no marked access, and no barrier
-// between them (the smp_wmb() before the section is not the protocol's:
-// the name is the only evidence). The rename rewrite calls the counter f1
-// and the finding goes away, which is what the self-test wants to see
-// reported as CHANGED.
+// An open-coded writer (marked increments of one location around stores to
+// other data, a write barrier after the opening one) whose closing increment
+// is not ordered after the data stores: one finding, whatever the names.
+// The rename rewrite must keep it (SAME); the injected rewrites of the
+// self-test change it on purpose.
 #include <linux/compiler.h>
 #include <asm/barrier.h>
 
@@ -17,9 +16,9 @@ struct stat {
 
 void stat_update(struct stat *s, unsigned long a)
 {
+	WRITE_ONCE(s->seq, s->seq + 1);
 	smp_wmb();
-	s->seq++;
 	s->a = a;
 	s->b = a;
-	s->seq++;
+	WRITE_ONCE(s->seq, s->seq + 1);
 }

@@ -8,8 +8,8 @@ struct s { unsigned seq; int a; } obj;
 int f(void)
 {
 	int x = READ_ONCE(g, h);
-	smp_wmb(x);
 	obj.seq++;
+	smp_wmb(x);
 	obj.a = WRITE_ONCE;
 	obj.seq++;
 	return x + read_seqcount_begin(&obj);
