@@ -1724,6 +1724,16 @@ public:
   }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) {
+      const auto *L = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+      const auto *R = dyn_cast<DeclRefExpr>(BO->getRHS()->IgnoreParenImpCasts());
+      const auto *LV = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+      const auto *RV = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      if (LV && RV && LV != RV && LV->hasLocalStorage() && RV->hasLocalStorage()) {
+        ComparedVars.insert({LV, RV});
+        ComparedVars.insert({RV, LV});
+      }
+    }
     if (BO->getOpcode() == BO_Assign)
       if (auto *DR = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
         AssignTargets.insert(DR);
@@ -1772,6 +1782,11 @@ private:
     return X.getActiveBits() == Width && X.popcount() == 1;
   }
 
+public:
+  /// Pairs of locals compared with each other (`before == after`).
+  DenseSet<std::pair<const VarDecl *, const VarDecl *>> ComparedVars;
+
+private:
   FunctionTrace &T;
   ASTContext &Ctx;
   std::function<int(const Expr *)> LoadedKey;
@@ -1813,6 +1828,29 @@ void FunctionClassifier::run(const Stmt *Body) {
       });
   UseCollector UC(T, Ctx, [this](const Expr *E) { return loadedKey(E); });
   UC.TraverseStmt(const_cast<Stmt *>(Body));
+
+  // A recheck loaded into a local of its own and compared with the begin
+  // value afterwards (PostgreSQL's pgstat_end_read_activity(): `after =
+  // be->st_changecount;` ... `before == after`) is a compared load.
+  if (!UC.ComparedVars.empty()) {
+    DenseMap<int, SmallVector<const VarDecl *, 2>> Earlier;
+    for (const CFGBlock *B : Rpo)
+      for (Event &Ev : T.Blocks[B->getBlockID()].Events) {
+        if (Ev.Kind != EventKind::Load || Ev.Key < 0 || Ev.Use != ValueUse::Assigned ||
+            !Ev.Var)
+          continue;
+        SmallVector<const VarDecl *, 2> &Vars = Earlier[Ev.Key];
+        auto It = llvm::find_if(Vars, [&](const VarDecl *V) {
+          return V != Ev.Var && UC.ComparedVars.count({V, Ev.Var});
+        });
+        if (It != Vars.end()) {
+          Ev.Use = ValueUse::Compared;
+          Ev.Var = *It;
+        } else if (!is_contained(Vars, Ev.Var)) {
+          Vars.push_back(Ev.Var);
+        }
+      }
+  }
 
   // Open-coded counters. A reader: a load of a seqcount-like location kept
   // in a local, and later a load of the same location compared with it.
