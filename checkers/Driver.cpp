@@ -18,6 +18,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
@@ -274,8 +276,10 @@ public:
     if (auto *U = dyn_cast<UnaryOperator>(S))
       if (U->isIncrementDecrementOp()) {
         CounterLike = true;
-        if (U->isIncrementOp() && isShared(U->getSubExpr()))
+        if (U->isIncrementOp() && isShared(U->getSubExpr())) {
           SharedStep = true;
+          noteStep(U->getSubExpr());
+        }
       }
     // A descriptor field a device reads or writes (__le32, volatile): an
     // access to shared memory, as marked as READ_ONCE().
@@ -294,8 +298,10 @@ public:
                cast<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts())->getValue() == 1) ||
               Op == BO_Rem)
             ParityTest = true;
-          if (Op == BO_AddAssign && isShared(BO->getLHS()))
+          if (Op == BO_AddAssign && isShared(BO->getLHS())) {
             SharedStep = true;
+            noteStep(BO->getLHS());
+          }
         }
 
     }
@@ -340,6 +346,20 @@ private:
         return V->hasGlobalStorage();
     return false;
   }
+  void noteStep(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      ++Steps[ME->getMemberDecl()];
+    else if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      ++Steps[DR->getDecl()];
+  }
+
+public:
+  /// Fields and globals stepped (`++`, `+= k`), and how often: stepped
+  /// twice, a candidate counter for the other TUs of the program.
+  llvm::SmallDenseMap<const ValueDecl *, unsigned, 4> Steps;
+
+private:
   bool ParityTest = false; // `x & 1`, `x % 2`
   bool SharedStep = false; // `s->n++`, `g += 1`
   const MacroIndex &Macros;
@@ -658,6 +678,83 @@ void CoverageStats::print(raw_ostream &OS) const {
      << " protocol=" << (protocol() ? "yes" : "no") << "\n";
 }
 
+namespace {
+
+/// Reads the `counter` lines of Path and makes the fields and globals of
+/// the TU they name counters of Cl.
+std::string readExternalCounters(const std::string &Path, ASTContext &Ctx, Classifier &Cl) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "cannot read the counters file '" + Path + "': " + Buf.getError().message();
+  llvm::StringMap<bool> Ids; // id -> parity
+  llvm::StringSet<> Names;    // their last components, to filter decls
+  llvm::SmallVector<StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef L : Lines) {
+    llvm::SmallVector<StringRef, 3> F;
+    L.split(F, '\t');
+    if (F.size() != 3 || F[0] != "counter" || F[1].empty())
+      continue;
+    Ids[F[1]] = F[2] == "1";
+    StringRef Name = F[1].starts_with("G:") ? F[1].drop_front(2) : F[1].rsplit('.').second;
+    Names.insert(Name);
+  }
+  if (Ids.empty())
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::function<void(const ValueDecl *)> Try;
+    bool VisitFieldDecl(FieldDecl *FD) {
+      Try(FD);
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->hasGlobalStorage() && !VD->isStaticLocal())
+        Try(VD);
+      return true;
+    }
+    bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; } // declarations only
+  } F;
+  F.Try = [&](const ValueDecl *D) {
+    if (!D->getIdentifier() || !Names.count(D->getName()))
+      return;
+    auto It = Ids.find(programWideId(D, SM));
+    if (It != Ids.end())
+      Cl.addExternalCounter(D, It->second);
+  };
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return "";
+}
+
+/// Writes the TU's counters and candidates for the other TUs (sorted: the
+/// file does not depend on the order functions were analysed in).
+std::string writeCounters(const std::string &Path, const SourceManager &SM,
+                          const Classifier &Cl,
+                          const llvm::DenseSet<const ValueDecl *> &MoreCandidates) {
+  std::vector<std::string> Lines;
+  llvm::StringSet<> Counters;
+  for (const ValueDecl *D : Cl.knownCounters())
+    if (std::string Id = programWideId(D, SM); !Id.empty()) {
+      Counters.insert(Id);
+      Lines.push_back("counter\t" + Id + "\t" + (Cl.hasParity(D) ? "1" : "0"));
+    }
+  for (const auto *Set : {&Cl.counterCandidates(), &MoreCandidates})
+    for (const ValueDecl *D : *Set)
+      if (std::string Id = programWideId(D, SM); !Id.empty() && !Counters.count(Id))
+        Lines.push_back("candidate\t" + Id);
+  llvm::sort(Lines);
+  Lines.erase(std::unique(Lines.begin(), Lines.end()), Lines.end());
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return "cannot write the counters file '" + Path + "': " + EC.message();
+  for (const std::string &L : Lines)
+    OS << L << "\n";
+  return "";
+}
+
+} // namespace
+
 std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
                        FindingSink &Sink, const DriverOptions &Opts) {
   if (!Opts.JoinPaths.empty())
@@ -682,6 +779,9 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     CC.MessagePassing = &Mp.emplace();
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
+  std::string CounterErr;
+  if (!Opts.KnownCountersIn.empty())
+    CounterErr = readExternalCounters(Opts.KnownCountersIn, Ctx, Cl);
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
   FunctionFacts Facts(Macros);
@@ -753,6 +853,15 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     if (Cl.referencesKnownCounter(FD))
       if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
         Traces.emplace_back(FD, std::move(T));
+  // For the other TUs: a skipped function that steps a field twice (plain
+  // increments around plain stores, the writer that forgot every barrier)
+  // is a candidate, read from the walk the filter made anyway.
+  llvm::DenseSet<const ValueDecl *> SkippedCandidates;
+  if (!Opts.CountersOut.empty())
+    for (const FunctionDecl *FD : Skipped)
+      for (const auto &[D, N] : Facts.of(FD).Steps)
+        if (N >= 2)
+          SkippedCandidates.insert(D);
   std::vector<SectionCount> Sections(Opts.Stats ? Traces.size() : 0);
   for (size_t I = 0; I != Traces.size(); ++I) {
     auto &[FD, T] = Traces[I];
@@ -772,15 +881,17 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     if (Mp)
       Opts.Stats->MpPairs = Mp->match(/*Ordered=*/true).size();
   }
+  if (!Opts.CountersOut.empty() && CounterErr.empty())
+    CounterErr = writeCounters(Opts.CountersOut, SM, Cl, SkippedCandidates);
   if (Opts.SummaryPath.empty() || !Mp)
-    return "";
+    return CounterErr;
   std::vector<std::string> MpChecks;
   for (auto &C : Checks)
     if (C->usesMessagePassing())
       MpChecks.push_back(C->name());
   std::string Err;
   Mp->writeSummary(summaryPathFor(Opts.SummaryPath, SM), SM, MpChecks, Err);
-  return Err;
+  return Err.empty() ? CounterErr : Err;
 }
 
 } // namespace seqlint

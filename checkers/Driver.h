@@ -66,6 +66,15 @@ struct DriverOptions {
   /// writers and readers are matched across TUs. The message-passing checks
   /// the summaries were written with are the ones that report.
   std::vector<std::string> JoinPaths;
+  /// Counters across translation units (the runner's second round). Where
+  /// to write this TU's counters and counter candidates ("" for nowhere),
+  /// one per line: `counter<TAB>id<TAB>parity` or `candidate<TAB>id`, ids
+  /// as programWideId().
+  std::string CountersOut;
+  /// A file of such lines from the other TUs of the program: its `counter`
+  /// lines are counters here too (a writer that forgot every barrier whose
+  /// reader is in another file).
+  std::string KnownCountersIn;
   /// Where to count what was recognised (null: not counted, no cost). Not
   /// filled by a join run.
   CoverageStats *Stats = nullptr;

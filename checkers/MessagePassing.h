@@ -162,6 +162,12 @@ private:
   llvm::StringMap<unsigned> SideIndex;
 };
 
+/// The identity of a field (by the record that declares it: its file,
+/// position and name) or of a global with external linkage (by its name)
+/// that is the same in every translation unit of a program; "" for a
+/// location that has none (a static global, a local).
+std::string programWideId(const clang::ValueDecl *D, const clang::SourceManager &SM);
+
 /// Does side S (unordered) have a partner in Matches that orders the shared
 /// data with an explicit barrier, release or acquire? Then the partner's
 /// ordering lost its pair (barrier-unpaired); otherwise nothing on either

@@ -487,4 +487,9 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
   return true;
 }
 
+std::string programWideId(const ValueDecl *D, const SourceManager &SM) {
+  LocWriter LW(SM);
+  return idKey(D, LW);
+}
+
 } // namespace seqlint

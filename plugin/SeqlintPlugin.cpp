@@ -26,7 +26,7 @@ namespace {
 
 const char *const ValidArgs =
     "checks=<globs>, config=<file>, summary=<file|dir>, join=<file|dir>, "
-    "help, no-werror, dump-events, stats";
+    "counters=<file>, known-counters=<file>, help, no-werror, dump-events, stats";
 
 /// Reports findings through clang's DiagnosticsEngine. Where clang can put a
 /// custom diagnostic into a -W group (22), findings are warnings in
@@ -152,6 +152,8 @@ protected:
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
     O.SummaryPath = SummaryPath;
     O.JoinPaths = JoinPaths;
+    O.CountersOut = CountersPath;
+    O.KnownCountersIn = KnownCountersPath;
     return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror, Stats,
                                              std::move(Model));
   }
@@ -194,6 +196,16 @@ protected:
           JoinPaths.push_back(Arg.str());
         else
           SummaryPath = Arg.str();
+      } else if (Arg.consume_front("counters=") ||
+                 Arg.consume_front("known-counters=")) {
+        bool Known = StringRef(A).starts_with("known-counters=");
+        if (Arg.empty()) {
+          D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "seqlint: -fplugin-arg-seqlint-%0= needs a file"))
+              << (Known ? "known-counters" : "counters");
+          return false;
+        }
+        (Known ? KnownCountersPath : CountersPath) = Arg.str();
       } else if (Arg == "help") {
         printHelp(llvm::outs());
       } else if (Arg == "no-werror") {
@@ -228,6 +240,11 @@ private:
           "  join=<path>     pair the writers and readers of the summaries in\n"
           "                  <path> (files or directories) across TUs; run on\n"
           "                  an empty file: clang -fsyntax-only -x c /dev/null\n"
+          "  counters=<file> write this TU's counters and counter candidates\n"
+          "                  (for the runner's round across TUs)\n"
+          "  known-counters=<file>\n"
+          "                  counters of the other TUs of the program, as\n"
+          "                  counters=<file> writes them\n"
           "  no-werror       keep seqlint findings warnings under -Werror\n"
           "  dump-events     print the event trace of every function (debug)\n"
           "  stats           print one line of coverage statistics to stderr\n"
@@ -243,6 +260,7 @@ private:
   std::string Checks;
   std::string ConfigPath;
   std::string SummaryPath;
+  std::string CountersPath, KnownCountersPath;
   std::vector<std::string> JoinPaths;
   bool NoWerror = false;
   bool DumpEvents = false;

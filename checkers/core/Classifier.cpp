@@ -1884,8 +1884,10 @@ void FunctionClassifier::run(const Stmt *Body) {
       bool OddChecked = T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key);
       bool Known = C.isKnownCounter(T.Keys[Ev.Key]);
       if (!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var) &&
-          !(beginFencedBeforeData(Ev.Key, Ev.Var) && recheckFencedAfterData(Ev.Key, Ev.Var)))
+          !(beginFencedBeforeData(Ev.Key, Ev.Var) && recheckFencedAfterData(Ev.Key, Ev.Var))) {
+        T.CounterCandidates.insert(Ev.Key);
         continue;
+      }
       // Nor may it write shared memory between the begin and the recheck:
       // a ring consumer that acquires the tail, releases its head and
       // re-reads the tail for more work is not a read section. A begin
@@ -1983,8 +1985,11 @@ void FunctionClassifier::run(const Stmt *Body) {
     // A location another function of the TU uses as a counter needs only
     // the bracketing: this writer may be the one that forgot its barrier.
     bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
-    if (!Protocol && !Known)
+    if (!Protocol && !Known) {
+      if (Brackets)
+        T.CounterCandidates.insert(Key);
       continue;
+    }
     // Evidence it is a seqcount and not a statistic: barriers or marked
     // accesses, or the writer asserting the count is even again.
     if (!AnyBarrier && !Marked.count(Key) && !OddTested && !Known)
@@ -2049,7 +2054,16 @@ static const ValueDecl *counterIdentity(const LocationKey &K) {
   return nullptr;
 }
 
+void Classifier::addExternalCounter(const ValueDecl *D, bool Parity) {
+  KnownCounters.insert(D);
+  if (Parity)
+    ParityCounters.insert(D);
+}
+
 void Classifier::noteCounters(const FunctionTrace &T) {
+  for (int K : T.CounterCandidates)
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      CandidateCounters.insert(D);
   for (int K : T.Counters)
     if (const ValueDecl *D = counterIdentity(T.key(K))) {
       KnownCounters.insert(D);

@@ -51,6 +51,10 @@ struct FunctionTrace {
   /// Variables or keys whose low bit is tested or masked.
   llvm::DenseSet<const clang::VarDecl *> OddCheckedVars;
   llvm::DenseSet<int> OddCheckedKeys;
+  /// Locations this function uses like a counter without the evidence to
+  /// call it one (increments that bracket stores, or a load compared with
+  /// an earlier one), for corroboration by other translation units.
+  llvm::DenseSet<int> CounterCandidates;
   /// Variables tested for a value of their own protocol (`if (!seq)`,
   /// `seq == INVALID`): Hyper-V's TSC page marks an update with 0, not odd.
   llvm::DenseSet<const clang::VarDecl *> ValueTestedVars;
@@ -178,6 +182,19 @@ public:
   /// FD's body names a field or global that the TU knows as a counter.
   bool referencesKnownCounter(const clang::FunctionDecl *FD) const;
 
+  /// Across translation units (the runner's second round): D is a counter
+  /// in another TU of the program; Parity: its low bit is tested there.
+  void addExternalCounter(const clang::ValueDecl *D, bool Parity);
+  /// What this TU tells the others: its counters, and the locations it
+  /// uses like one without the evidence (see FunctionTrace).
+  const llvm::DenseSet<const clang::ValueDecl *> &knownCounters() const {
+    return KnownCounters;
+  }
+  bool hasParity(const clang::ValueDecl *D) const { return ParityCounters.count(D); }
+  const llvm::DenseSet<const clang::ValueDecl *> &counterCandidates() const {
+    return CandidateCounters;
+  }
+
 private:
   /// How many of T's locations the TU knows as counters now.
   unsigned knownCounterKeys(const FunctionTrace &T) const;
@@ -192,6 +209,7 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
   llvm::DenseSet<const clang::ValueDecl *> ParityCounters;
   llvm::DenseSet<const clang::ValueDecl *> BumpedCounters;
+  llvm::DenseSet<const clang::ValueDecl *> CandidateCounters;
   clang::ASTContext &Ctx;
   const MacroIndex &Index;
   const ApiModel &Model;

@@ -56,6 +56,8 @@ void job_free(job_t *j) {
   free(j->dia_path);
   free(j->err_path);
   free(j->summary_path);
+  free(j->counters_path);
+  free(j->known_path);
   free(j);
 }
 

@@ -122,6 +122,17 @@ char *capture_output(const char *const *argv, const char *dir) {
   return buf;
 }
 
+/* The files the plugin writes for the runner, and reads in its second
+ * round. */
+static void push_plugin_files(const job_t *j, strvec *argv) {
+  if (j->summary_path)
+    sv_push_own(argv, xasprintf("-fplugin-arg-seqlint-summary=%s", j->summary_path));
+  if (j->counters_path)
+    sv_push_own(argv, xasprintf("-fplugin-arg-seqlint-counters=%s", j->counters_path));
+  if (j->known_path)
+    sv_push_own(argv, xasprintf("-fplugin-arg-seqlint-known-counters=%s", j->known_path));
+}
+
 static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
   free(j->dia_path);
   free(j->err_path);
@@ -129,13 +140,14 @@ static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
   j->err_path = xasprintf("%s/%zu.err", tmpdir, j->index);
   if (j->want_summary && !j->summary_path)
     j->summary_path = xasprintf("%s/%zu.mp.json", tmpdir, j->index);
+  if (j->want_summary && !j->counters_path)
+    j->counters_path = xasprintf("%s/%zu.counters", tmpdir, j->index);
 
   strvec argv = {0};
   int placed = 0;
   for (size_t i = 0; i < j->args.n; i++) {
     if (!placed && strcmp(j->args.v[i], "--") == 0) {
-      if (j->summary_path)
-        sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-summary=%s", j->summary_path));
+      push_plugin_files(j, &argv);
       sv_push(&argv, "--serialize-diagnostics");
       sv_push(&argv, j->dia_path);
       placed = 1;
@@ -146,8 +158,7 @@ static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
     sv_push(&argv, j->args.v[i]);
   }
   if (!placed) {
-    if (j->summary_path)
-      sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-summary=%s", j->summary_path));
+    push_plugin_files(j, &argv);
     sv_push(&argv, "--serialize-diagnostics");
     sv_push(&argv, j->dia_path);
   }

@@ -210,6 +210,8 @@ typedef struct {
   char *dia_path, *err_path;
   int want_summary;   /* pass -fplugin-arg-seqlint-summary= (compile jobs) */
   char *summary_path; /* in the temporary directory, kept for the join */
+  char *counters_path; /* the TU's counters and candidates (compile jobs) */
+  char *known_path;    /* other TUs' counters, for the second round */
   int db_entry;       /* from an entry of compile_commands.json */
   coverage_t coverage; /* the plugin's statistics lines (JOB_OK) */
 } job_t;
