@@ -76,14 +76,7 @@ public:
   void functionDone(const FunctionTrace &T, Classifier &) override {
     if (T.Counters.empty())
       return;
-    // Keys that only compute a counter's address (s in s->seq).
-    DenseSet<int> AddressKeys;
-    for (unsigned K = 0; K != T.Keys.size(); ++K)
-      for (int C : T.Counters) {
-        StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
-        if (CT.size() > KT.size() && CT.starts_with(KT))
-          AddressKeys.insert(K);
-      }
+    DenseSet<int> AddressKeys = counterAddressKeys(T);
     DenseSet<int> Reported;
     scanAccessContexts(T, [&](const Event &E, const AccessContext &C) {
       if (E.Kind != EventKind::Load || C.ReadSections.empty())

@@ -380,19 +380,12 @@ bool readsSection(const FunctionTrace &T) {
 void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
   const FunctionDecl *FD = T.FD;
   bool Main = inMainFile(FD);
-  // Keys that only compute a counter's address (s in s->seq).
-  DenseSet<int> CounterKeys, AddressKeys;
+  DenseSet<int> CounterKeys, AddressKeys = counterAddressKeys(T);
   for (int K : T.Counters) {
     CounterKeys.insert(K);
     if (Identity Id = identityOf(T.key(K)))
       Counters.insert(Id);
   }
-  for (unsigned K = 0; K != T.Keys.size(); ++K)
-    for (int C : T.Counters) {
-      StringRef CT = T.Keys[C].Text, KT = T.Keys[K].Text;
-      if (CT.size() > KT.size() && CT.starts_with(KT))
-        AddressKeys.insert(K);
-    }
   bool FnLocks = false, FnWriteStep = false;
   size_t FirstCandidate = Candidates.size();
   llvm::StringSet<> InSectionNames;

@@ -45,6 +45,17 @@ bool LocationKey::addresses(const LocationKey &Other) const {
   return Rest.starts_with("->") || Rest.starts_with(".") || Rest.starts_with("[");
 }
 
+DenseSet<int> counterAddressKeys(const FunctionTrace &T) {
+  DenseSet<int> Out;
+  for (unsigned K = 0; K != T.Keys.size(); ++K)
+    for (int C : T.Counters)
+      if (T.Keys[K].addresses(T.Keys[C])) {
+        Out.insert(K);
+        break;
+      }
+  return Out;
+}
+
 std::string LocationKey::leafName() const {
   StringRef T = Text;
   // Text looks like "s@1->seq" or "g@7": the leaf is after the last -> or .
@@ -241,6 +252,7 @@ private:
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
   bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
   bool maskedBegin(int Key, const VarDecl *V) const;
+  bool writes(int Key) const;
   bool beginFencedBeforeData(int Key, const VarDecl *V) const;
   bool recheckFencedAfterData(int Key, const VarDecl *V) const;
   bool isConstant(const Expr *E) const;
@@ -279,6 +291,8 @@ private:
   DenseMap<const VarDecl *, int> IncCopyOf; // local -> the location, plus one
   std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
+  /// (key, begin variable) of rechecks loaded into a local of their own.
+  DenseSet<std::pair<int, const VarDecl *>> ConvertedRechecks;
   bool HasLocalUpdate = false;
   DenseMap<const MacroInstance *, const Stmt *> Roots;
   DenseMap<const MacroInstance *, const Stmt *> Anchors;
@@ -884,6 +898,15 @@ bool FunctionClassifier::recheckFencedAfterData(int Key, const VarDecl *V) const
                !T.Keys[Ev.Key].addresses(T.Keys[Key]))
         Fenced = false;
     }
+  return false;
+}
+
+/// The function stores to Key or modifies it (a CAS, an increment).
+bool FunctionClassifier::writes(int Key) const {
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &Ev : BE.Events)
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Key == Key)
+        return true;
   return false;
 }
 
@@ -1846,6 +1869,7 @@ void FunctionClassifier::run(const Stmt *Body) {
         if (It != Vars.end()) {
           Ev.Use = ValueUse::Compared;
           Ev.Var = *It;
+          ConvertedRechecks.insert({Ev.Key, Ev.Var});
         } else if (!is_contained(Vars, Ev.Var)) {
           Vars.push_back(Ev.Var);
         }
@@ -1882,9 +1906,19 @@ void FunctionClassifier::run(const Stmt *Body) {
       // data before the recheck, or another function of the TU uses the
       // location as a count (the function-wide check below still applies).
       bool OddChecked = T.OddCheckedVars.count(Ev.Var) || T.OddCheckedKeys.count(Ev.Key);
-      bool Known = C.isKnownCounter(T.Keys[Ev.Key]);
-      if (!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var) &&
-          !(beginFencedBeforeData(Ev.Key, Ev.Var) && recheckFencedAfterData(Ev.Key, Ev.Var))) {
+      // A recheck loaded into a local of its own is the looser shape (two
+      // snapshots compared): it needs evidence of its own reader, not only
+      // a counter elsewhere in the file. Concurrency Kit's ck_ht compares
+      // two snapshots of a deletion version that its gc brackets: its
+      // readers order each slot themselves and never wait for parity.
+      bool Converted = ConvertedRechecks.count({Ev.Key, Ev.Var});
+      bool Known = C.isKnownCounter(T.Keys[Ev.Key]) && !Converted;
+      // Read barriers on both sides make a reader only of a function that
+      // does not write the location itself: ck_ring's multi-producer
+      // enqueue reloads its head around the consumer's, then CASes it.
+      bool Fenced = beginFencedBeforeData(Ev.Key, Ev.Var) &&
+                    recheckFencedAfterData(Ev.Key, Ev.Var) && !writes(Ev.Key);
+      if (!OddChecked && !Known && !beginIsSequenceLoad(Ev.Key, Ev.Var) && !Fenced) {
         T.CounterCandidates.insert(Ev.Key);
         continue;
       }

@@ -109,6 +109,10 @@ struct HelperEffect {
   llvm::SmallVector<const clang::ParmVarDecl *, 2> ValueTestedParams;
 };
 
+/// T's keys whose loads only compute a counter's address (`s` in `s->seq`,
+/// `t->gen` in `t->gen[b]`): not data of a section.
+llvm::DenseSet<int> counterAddressKeys(const FunctionTrace &T);
+
 /// The declared type of the object K designates: the field's type, else the
 /// base variable's (its pointee for `*(p)`).
 clang::QualType declaredTypeOf(const LocationKey &K);

@@ -241,10 +241,7 @@ public:
     // Loads that only compute a counter's address (parent->d_inode in
     // parent->d_inode->i_dir_seq, t->gen in t->gen[b]) are not data of the
     // section.
-    for (unsigned K = 0; K != T.Keys.size(); ++K)
-      for (int C : Counters)
-        if (T.Keys[K].addresses(T.Keys[C]))
-          AddressKeys.insert(K);
+    AddressKeys = counterAddressKeys(T);
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         if (E.Key < 0)

@@ -388,3 +388,79 @@ long act_read(struct act_slot *a)
 	} while (!act_read_end(a, b));
 	return st;
 }
+
+/* Concurrency Kit's multi-producer ring enqueue (include/ck_ring.h,
+ * _ck_ring_enqueue_reserve_mp()): the producer index is loaded, the
+ * consumer's index read after a read barrier, and the producer index loaded
+ * again into a local of its own and compared: a consistent pair of indexes
+ * before a compare-and-swap of the producer index, not a read section. */
+struct mp_ring {
+	unsigned int p_head;
+	unsigned int c_head;
+	unsigned int mask;
+};
+bool mp_ring_reserve(struct mp_ring *r, unsigned int *ticket)
+{
+	unsigned int producer, consumer, fresh;
+
+	producer = READ_ONCE(r->p_head);
+	for (;;) {
+		smp_rmb();
+		consumer = READ_ONCE(r->c_head);
+		if (producer - consumer < r->mask) {
+			if (__sync_val_compare_and_swap(&r->p_head, producer, producer + 1) == producer)
+				break;
+			producer = READ_ONCE(r->p_head);
+		} else {
+			smp_rmb();
+			fresh = READ_ONCE(r->p_head);
+			if (producer == fresh)
+				return false;
+			producer = fresh;
+		}
+	}
+	*ticket = producer;
+	return true;
+}
+
+/* Concurrency Kit's ck_ht (src/ck_ht.c): a deletion version that the
+ * garbage collector bumps around moving an entry (odd in between), and that
+ * lookups snapshot twice, into two locals, to re-probe after a concurrent
+ * move. Each slot is ordered on its own (key published last); the lookup
+ * never needs an even count. */
+struct vtable {
+	unsigned long deletions;
+	unsigned long key[8];
+	unsigned long value[8];
+};
+void vtable_move(struct vtable *t, int from, int to)
+{
+	WRITE_ONCE(t->deletions, t->deletions + 1);
+	smp_wmb();
+	WRITE_ONCE(t->value[to], t->value[from]);
+	smp_wmb();
+	WRITE_ONCE(t->key[to], t->key[from]);
+	smp_wmb();
+	WRITE_ONCE(t->deletions, t->deletions + 1);
+	smp_wmb();
+	WRITE_ONCE(t->key[from], 0);
+}
+unsigned long vtable_get(struct vtable *t, unsigned long k)
+{
+	unsigned long d, d2, v;
+	int i;
+
+again:
+	for (i = 0; i < 8; i++) {
+		d = READ_ONCE(t->deletions);
+		if (READ_ONCE(t->key[i]) != k)
+			continue;
+		smp_rmb();
+		v = READ_ONCE(t->value[i]);
+		d2 = READ_ONCE(t->deletions);
+		if (d != d2)
+			goto again;
+		return v;
+	}
+	return 0;
+}
