@@ -631,6 +631,13 @@ struct Scan {
       const Event &D = *Seq[J];
       if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock) {
         Locked = true;
+        // Taking a lock is an acquire: it does not keep the stores before
+        // it from passing a pointer store inside the section, which a
+        // reader that takes no lock can see (a params block filled, then
+        // swapped in under the writers' lock: act_skbedit.c). An unlock
+        // is a release and orders them.
+        if (D.Kind == EventKind::Lock && PointerValue)
+          continue;
         break;
       }
       if (ends(D, releaseLike))
