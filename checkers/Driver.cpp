@@ -285,6 +285,11 @@ public:
     // access to shared memory, as marked as READ_ONCE().
     if (auto *ME = dyn_cast<MemberExpr>(S); ME && !Weak && osDeviceTyped(ME->getType()))
       Weak = true;
+    // `*(volatile u16 *)&used->idx`: a hand-marked access, as READ_ONCE().
+    if (auto *CE = dyn_cast<CStyleCastExpr>(S); CE && !Weak)
+      if (const auto *PT = CE->getType()->getAs<PointerType>())
+        if (PT->getPointeeType().isVolatileQualified())
+          Weak = true;
     if (auto *BO = dyn_cast<BinaryOperator>(S)) {
       auto Op = BO->getOpcode();
       if (Op == BO_AddAssign || Op == BO_Add || Op == BO_And || Op == BO_Rem)

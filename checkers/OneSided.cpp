@@ -59,6 +59,59 @@ bool deviceField(const LocationKey &K) {
   return K.Field && osDeviceTyped(K.Field->getType());
 }
 
+/// Do A and B name the same object (`vq->used` and `vq->used`): the same
+/// chain of variables, members and dereferences.
+bool sameObjectExpr(const Expr *A, const Expr *B, unsigned Depth = 0) {
+  if (!A || !B || Depth > 16)
+    return false;
+  A = A->IgnoreParenImpCasts();
+  B = B->IgnoreParenImpCasts();
+  if (const auto *DA = dyn_cast<DeclRefExpr>(A)) {
+    const auto *DB = dyn_cast<DeclRefExpr>(B);
+    return DB && DA->getDecl() == DB->getDecl();
+  }
+  if (const auto *MA = dyn_cast<MemberExpr>(A)) {
+    const auto *MB = dyn_cast<MemberExpr>(B);
+    return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
+           MA->isArrow() == MB->isArrow() &&
+           sameObjectExpr(MA->getBase(), MB->getBase(), Depth + 1);
+  }
+  if (const auto *UA = dyn_cast<UnaryOperator>(A)) {
+    const auto *UB = dyn_cast<UnaryOperator>(B);
+    return UB && UA->getOpcode() == UB->getOpcode() &&
+           (UA->getOpcode() == UO_Deref || UA->getOpcode() == UO_AddrOf) &&
+           sameObjectExpr(UA->getSubExpr(), UB->getSubExpr(), Depth + 1);
+  }
+  return false;
+}
+
+/// The member access of Field inside S (the first one found).
+const MemberExpr *findMember(const Stmt *S, const ValueDecl *Field, unsigned Depth = 0) {
+  if (!S || !Field || Depth > 24)
+    return nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(S); ME && ME->getMemberDecl() == Field)
+    return ME;
+  for (const Stmt *C : S->children())
+    if (const MemberExpr *ME = findMember(C, Field, Depth + 1))
+      return ME;
+  return nullptr;
+}
+
+/// The array member a slot access subscripts (`vq->used->ring` in
+/// `vq->used->ring[i].id`), if the subscripted array is a member.
+const MemberExpr *ringMember(const Stmt *S, unsigned Depth = 0) {
+  if (!S || Depth > 24)
+    return nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+    if (const auto *ME = dyn_cast<MemberExpr>(AS->getBase()->IgnoreParenImpCasts());
+        ME && ME->getType()->isArrayType())
+      return ME;
+  for (const Stmt *C : S->children())
+    if (const MemberExpr *ME = ringMember(C, Depth + 1))
+      return ME;
+  return nullptr;
+}
+
 bool nonConstant(const Expr *E, ASTContext &Ctx) {
   if (!E || E->isValueDependent())
     return false;
@@ -441,6 +494,21 @@ struct Scan {
     }
     return false;
   }
+  /// Are the slot D stores and the index P stores members of one object,
+  /// the ring's own header (`vq->used->ring[i].id = ...; vq->used->idx +=
+  /// n`: a vring, a uapi ring laid out as header and slots)?
+  bool sameObjectRing(const Event &D, const Event &P) const {
+    const LocationKey *PK = keyOf(P);
+    if (!PK || !PK->Field)
+      return false;
+    const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
+    const MemberExpr *Idx = findMember(P.Via && P.InnerS ? P.InnerS : P.S, PK->Field);
+    if (!Ring || !Idx || Ring->getMemberDecl()->getDeclContext() !=
+                             Idx->getMemberDecl()->getDeclContext())
+      return false;
+    return sameObjectExpr(Ring->getBase(), Idx->getBase());
+  }
+
   void collect(const Stmt *S, const ValueDecl *Field, DenseSet<const VarDecl *> &Vars,
                bool &LoadsKey, unsigned Depth) const {
     if (!S || Depth > 32)
@@ -653,7 +721,8 @@ struct Scan {
       if (slot(*DK) && Doorbell) {
         Related = true;
         Dma = deviceField(*DK);
-      } else if (slot(*DK) && Index && sameRing(slotIndex(D), P, Value)) {
+      } else if (slot(*DK) && Index &&
+                 (sameRing(slotIndex(D), P, Value) || sameObjectRing(D, P))) {
         Related = true;
         Dma = deviceField(*DK);
       } else if (PointerValue && DK->Base && DK->ViaPointer && mentions(Value, DK->Base)) {
