@@ -936,11 +936,26 @@ struct Scan {
     const ValueDecl *Id = osIdentity(*SK);
     if (!Id || Depth[I] > 0)
       return;
+    // A barrier right after the store (liburing's old io_uring_cq_advance():
+    // `*khead += nr; write_barrier();`): the author orders this store for
+    // another agent, on the wrong side of it. Such an author relies on that
+    // barrier, not on a callback called through a pointer on the way.
+    const Event *After = nullptr;
+    for (size_t J = I + 1; J < Seq.size(); ++J) {
+      const Event &B = *Seq[J];
+      if (B.Kind == EventKind::LocalDef || B.Kind == EventKind::LocalUpdate)
+        continue;
+      if (B.Kind == EventKind::Barrier)
+        After = &B;
+      break;
+    }
     const Event *Wmb = nullptr;
     for (size_t J = I; J-- > 0;) {
       const Event &D = *Seq[J];
       if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock)
         return;
+      if (After && D.Kind == EventKind::Call && !D.Callee && !D.SideEffect)
+        continue; // req->complete(req)
       if (D.Kind == EventKind::Barrier) {
         if (D.Bits & OrdLS)
           return;
@@ -981,6 +996,10 @@ struct Scan {
       if (marked(S)) {
         Cand.SelfEvident = true;
         Cand.Why = "a marked store: the producer reads it without a lock";
+      } else if (After) {
+        Cand.SelfEvident = true;
+        Cand.Why = "the barrier right after it: this store is ordered for "
+                   "another agent, on the wrong side";
       }
       Out.push_back(std::move(Cand));
       return;
