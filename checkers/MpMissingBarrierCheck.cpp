@@ -45,7 +45,13 @@ public:
       if (!osSupported(Cand, Evidence) ||
           !Reported.insert(F.Loc.getRawEncoding()).second)
         continue;
-      if (!Cand.SelfEvident)
+      if (Cand.Sibling) {
+        if (const OsEvidence::Where *W = Evidence.siblingFenced(Cand.Id))
+          F.Notes.push_back({W->Loc, "'" + Cand.IdName +
+                                         "' is stored after a write barrier "
+                                         "that follows the other fields here, in '" +
+                                         W->Fn + "()'"});
+      } else if (!Cand.SelfEvident)
         if (const OsEvidence::Where *W = Evidence.strongest(Cand.Id))
           F.Notes.push_back({W->Loc, "'" + Cand.IdName + "' is accessed with " +
                                          W->Spelling + " here, in '" + W->Fn +
@@ -67,7 +73,14 @@ private:
     std::string Msg;
     switch (Cand.K) {
     case OsKind::Publish:
-      if (Cand.Doorbell)
+      if (Cand.Sibling)
+        Msg = "'" + Cand.IdName + "' is stored here after the store to '" +
+              Cand.DataName + "' of the same object with no write barrier in "
+              "between, but elsewhere in this file it is stored after a write "
+              "barrier that orders the other fields before it: the other side "
+              "(a device, another CPU) that sees the new value can still read "
+              "the old fields; put the same barrier before it";
+      else if (Cand.Doorbell)
         Msg = "the doorbell is written here after the store to '" + Cand.DataName +
               "' with no write barrier in between: a relaxed device write is "
               "not ordered after stores to memory, so the device can read the "
@@ -103,7 +116,7 @@ private:
     viaNote(F, Cand.Data);
     if (!Cand.Why.empty())
       F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});
-    if (Cand.K == OsKind::Publish && !Cand.At.Via)
+    if (Cand.K == OsKind::Publish && !Cand.At.Via && !Cand.Sibling)
       if (auto Fix = insertBeforeStatement(T, Cand.At.S, Wmb + ";"))
         F.FixIts.push_back(*Fix);
     if (Cand.K == OsKind::Consume && !Cand.At.Via)

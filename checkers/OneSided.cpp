@@ -494,6 +494,15 @@ struct Scan {
     }
     return false;
   }
+  /// Two different fields of one record, reached through one pointer
+  /// variable (`bdp->cbd_datlen`, `bdp->cbd_sc`).
+  static bool siblings(const LocationKey &A, const LocationKey &B) {
+    return A.Base && A.Base == B.Base && A.ViaPointer && B.ViaPointer && A.Field &&
+           B.Field && A.Field != B.Field &&
+           A.Field->getDeclContext() == B.Field->getDeclContext() &&
+           !StringRef(A.Text).contains("[]") && !StringRef(B.Text).contains("[]");
+  }
+
   /// Are the slot D stores and the index P stores members of one object,
   /// the ring's own header (`vq->used->ring[i].id = ...; vq->used->idx +=
   /// n`: a vring, a uapi ring laid out as header and slots)?
@@ -796,6 +805,43 @@ struct Scan {
     }
   }
 
+  /// Other fields of one object stored, then this one, with no barrier
+  /// between: a candidate only if elsewhere in the file this field is
+  /// stored after a write barrier that follows its siblings' stores (fec's
+  /// skb path orders a BD's address and length before its READY status;
+  /// its XDP path did not: 9025944fddfe). Checked when the TU is done.
+  void publishSibling(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &P = *Seq[I];
+    const LocationKey *PK = keyOf(P);
+    if (!PK || Depth[I] > 0 || counter(P) || releaseLike(P.Ord) ||
+        (P.Api && P.Api->Mmio) || (PK->Base && Locals.Fresh.count(PK->Base)))
+      return;
+    const ValueDecl *Id = osIdentity(*PK);
+    const Expr *Value = valueOf(P);
+    if (!Id || !Value || Value->getType()->isPointerType() || isZeroValue(Value, Ctx))
+      return;
+    for (size_t J = I; J-- > 0;) {
+      const Event &D = *Seq[J];
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, releaseLike))
+        return;
+      if (D.Kind != EventKind::Store || releaseLike(D.Ord) || (D.Api && D.Api->Mmio))
+        continue;
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK || !siblings(*DK, *PK))
+        continue;
+      OsCandidate Cand;
+      Cand.K = OsKind::Publish;
+      Cand.At = P;
+      Cand.Data = D;
+      Cand.Id = Id;
+      Cand.IdName = PK->displayName();
+      Cand.DataName = DK->displayName();
+      Cand.Sibling = true;
+      Out.push_back(std::move(Cand));
+      return;
+    }
+  }
+
   void consume(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
@@ -1050,6 +1096,8 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
       S.publish(I, Out);
       if (Out.size() == Before)
         S.retire(I, Out);
+      if (Out.size() == Before && E.Kind == EventKind::Store)
+        S.publishSibling(I, Out);
     } else if (E.Kind == EventKind::Load) {
       S.consume(I, Out);
     }
@@ -1136,6 +1184,33 @@ void OsEvidence::add(const FunctionTrace &T) {
             P.Kind == EventKind::Call)
           break;
       }
+      // After a write barrier (of any kind) that follows stores to other
+      // fields of the same object: this field is the one that publishes
+      // them (a descriptor's status word).
+      for (size_t J = I; J-- > 0;) {
+        const Event &P = *Ev[J];
+        if (P.Kind == EventKind::LocalDef || P.Kind == EventKind::LocalUpdate)
+          continue;
+        if (P.Kind != EventKind::Barrier || !(P.Bits & OrdSS))
+          break;
+        for (size_t B = J; B-- > 0;) {
+          const Event &D = *Ev[B];
+          if (D.Kind == EventKind::Barrier || D.Kind == EventKind::Lock ||
+              D.Kind == EventKind::Unlock)
+            break;
+          if (D.Kind != EventKind::Store || D.Key < 0)
+            continue;
+          const LocationKey &DK = T.key(D.Key);
+          if (DK.Base && DK.Base == K.Base && DK.ViaPointer && K.ViaPointer &&
+              DK.Field && K.Field && DK.Field != K.Field &&
+              DK.Field->getDeclContext() == K.Field->getDeclContext()) {
+            Bt |= EvSiblingFenced;
+            Sibling.try_emplace(Id, Where{E.Loc, "a store after a write barrier", Fn});
+            break;
+          }
+        }
+        break;
+      }
       if (Fenced) {
         Bt |= EvFencedStore;
         if (!Strong.count(Id))
@@ -1145,6 +1220,11 @@ void OsEvidence::add(const FunctionTrace &T) {
       }
     }
   }
+}
+
+const OsEvidence::Where *OsEvidence::siblingFenced(const ValueDecl *Id) const {
+  auto It = Sibling.find(Id);
+  return It == Sibling.end() ? nullptr : &It->second;
 }
 
 const OsEvidence::Where *OsEvidence::strongest(const ValueDecl *Id) const {
@@ -1158,6 +1238,8 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     return false;
   if (Cand.Fn && Ev.called(Cand.Fn))
     return false;
+  if (Cand.Sibling)
+    return B & EvSiblingFenced;
   if (Cand.SelfEvident)
     return true;
   switch (Cand.K) {

@@ -56,6 +56,8 @@ enum OsEvidenceBits : unsigned {
   EvFencedStore = 16,  // stored right after a write barrier
   EvPlainStore = 32,   // a plain or relaxed store not after a barrier
   EvTestedLoad = 64,   // loaded and tested (a status word polled)
+  EvSiblingFenced = 128, // stored after a write barrier that follows stores
+                         // to other fields of the same object
 };
 
 struct OsCandidate {
@@ -74,6 +76,7 @@ struct OsCandidate {
   bool NeedsPolled = false;    // a descriptor word: the file must test it
   bool LocklessReaders = false; // under a lock: readers must take none
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
+  bool Sibling = false; // a field after others of its object: deviant only
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
 };
 
@@ -89,6 +92,8 @@ public:
     std::string Fn;
   };
   const Where *strongest(const clang::ValueDecl *Id) const;
+  /// Where Id is stored after a write barrier that follows its siblings.
+  const Where *siblingFenced(const clang::ValueDecl *Id) const;
   /// The trace of a small helper of the TU the one-sided scan inlines at
   /// its calls (computed once), or null.
   const FunctionTrace *helperTrace(Classifier &C, const clang::FunctionDecl *FD);
@@ -102,6 +107,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
+  llvm::DenseMap<const clang::ValueDecl *, Where> Sibling;
   const clang::FunctionDecl *Last = nullptr;
 };
 
