@@ -45,7 +45,12 @@ public:
       if (!osSupported(Cand, Evidence) ||
           !Reported.insert(F.Loc.getRawEncoding()).second)
         continue;
-      if (Cand.Sibling) {
+      if (Cand.DoorbellIndex) {
+        if (const OsEvidence::Where *W = Evidence.deviceUnordered(Cand.Id))
+          F.Notes.push_back({W->Loc, "'" + Cand.IdName + "' is stored after the store to '" +
+                                         W->Spelling + "' here, in '" + W->Fn +
+                                         "()', with no barrier that orders it for the device"});
+      } else if (Cand.Sibling) {
         if (const OsEvidence::Where *W = Evidence.siblingFenced(Cand.Id))
           F.Notes.push_back({W->Loc, "'" + Cand.IdName +
                                          "' is stored after a write barrier "
@@ -80,6 +85,13 @@ private:
               "barrier that orders the other fields before it: the other side "
               "(a device, another CPU) that sees the new value can still read "
               "the old fields; put the same barrier before it";
+      else if (Cand.DoorbellIndex)
+        Msg = "the doorbell is written here with the ring index '" + Cand.IdName +
+              "', which this file stores after the slots with no barrier that "
+              "orders them for the device, and nothing orders them here: a "
+              "relaxed device write is not ordered after stores to memory, so the "
+              "device can read the old slot; put " + Wmb + " before it, or use "
+              "the ordered write (" + (Linux ? "writel()" : "without _relaxed") + ")";
       else if (Cand.Doorbell)
         Msg = "the doorbell is written here after the store to '" + Cand.DataName +
               "' with no write barrier in between: a relaxed device write is "
@@ -109,7 +121,8 @@ private:
       break;
     }
     Finding F = make(Cand.At, Msg);
-    F.Notes.push_back({Cand.Data.Loc,
+    if (!Cand.DoorbellIndex)
+      F.Notes.push_back({Cand.Data.Loc,
                        std::string(Cand.K == OsKind::Publish ? "the store to '"
                                                              : "the load of '") +
                            Cand.DataName + "' is here"});

@@ -803,6 +803,87 @@ struct Scan {
       Out.push_back(std::move(Cand));
       return;
     }
+    if (Doorbell && !Locked)
+      doorbellIndex(P, Out);
+  }
+
+  /// A relaxed doorbell with nothing before it in the function (no barrier,
+  /// no lock, no call that may order) that writes a ring index, which
+  /// another function of the file stores after the slots with no barrier
+  /// that orders them for a device (i40e's XDP ring: smp_wmb() for the
+  /// clean path, then the tail written by writel_relaxed() elsewhere).
+  /// Checked when the TU is done.
+  void doorbellIndex(const Event &P, std::vector<OsCandidate> &Out) {
+    // writel_relaxed(val, addr), rte_write32_relaxed(val, addr): the value
+    // comes first.
+    const auto *Call = dyn_cast_or_null<CallExpr>(P.Via && P.InnerS ? P.InnerS : P.S);
+    const Expr *Value = Call && Call->getNumArgs() == 2 ? Call->getArg(0) : nullptr;
+    const MemberExpr *ME = nullptr;
+    for (unsigned Depth = 0; Value && Depth < 8; ++Depth) {
+      const Expr *X = Value->IgnoreParenImpCasts();
+      if ((ME = dyn_cast<MemberExpr>(X)))
+        break;
+      // A helper's parameter: the call's argument.
+      const auto *DR = dyn_cast<DeclRefExpr>(X);
+      const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      auto It = V ? ArgOf.find(V) : ArgOf.end();
+      Value = It == ArgOf.end() ? nullptr : It->second;
+    }
+    if (!ME || !ME->getType()->isIntegerType())
+      return;
+    OsCandidate Cand;
+    Cand.K = OsKind::Publish;
+    Cand.At = P;
+    Cand.Data = P; // no slot here: the note cites the other function's
+    Cand.Data.Via = nullptr; // (and the doorbell's helper is not "both ends")
+    Cand.Id = ME->getMemberDecl();
+    Cand.IdName = ME->getMemberDecl()->getName().str();
+    if (const auto *B = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      Cand.IdName = B->getDecl()->getName().str() + (ME->isArrow() ? "->" : ".") +
+                    Cand.IdName;
+    Cand.Doorbell = true;
+    Cand.DoorbellIndex = true;
+    Cand.Fn = T.FD; // a helper of the file: judged at its callers
+    Out.push_back(std::move(Cand));
+  }
+
+  /// A ring index stored after slot stores (sameRing), with no barrier that
+  /// orders them for a device anywhere after the slot stores in the
+  /// function (smp_wmb() and virt_wmb() order them for CPUs only): the
+  /// doorbell that announces the index must be ordered itself.
+  void deviceOrder(size_t I) {
+    const Event &P = *Seq[I];
+    const LocationKey *PK = keyOf(P);
+    if (!PK || counter(P) || releaseLike(P.Ord) || (P.Api && P.Api->Mmio) || slot(*PK))
+      return;
+    const ValueDecl *Id = osIdentity(*PK);
+    const Expr *Value = valueOf(P);
+    if (!Id || !integerTarget(P) || !stepsItself(P, Value))
+      return;
+    auto DeviceBarrier = [](const Event &B) {
+      if (B.Kind == EventKind::Barrier && (B.Bits & OrdSS)) {
+        StringRef N = B.ApiName;
+        return !(N.starts_with("smp_") || N.starts_with("virt_"));
+      }
+      return (B.Api && B.Api->Mmio && releaseLike(B.Ord)) ||
+             ((B.Kind == EventKind::Call) && !B.Callee);
+    };
+    for (size_t J = I; J-- > 0;) {
+      const Event &D = *Seq[J];
+      if (DeviceBarrier(D) || D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock)
+        return;
+      if (D.Kind != EventKind::Store)
+        continue;
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK || !slot(*DK) || !sameRing(slotIndex(D), P, Value))
+        continue;
+      for (size_t K = J + 1; K < Seq.size(); ++K)
+        if (DeviceBarrier(*Seq[K]))
+          return;
+      std::string Fn = T.FD->getIdentifier() ? T.FD->getName().str() : "?";
+      Tu.markDeviceUnordered(Id, OsEvidence::Where{D.Loc, DK->displayName(), Fn});
+      return;
+    }
   }
 
   /// Other fields of one object stored, then this one, with no barrier
@@ -1098,6 +1179,8 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
         S.retire(I, Out);
       if (Out.size() == Before && E.Kind == EventKind::Store)
         S.publishSibling(I, Out);
+      if (E.Kind == EventKind::Store)
+        S.deviceOrder(I);
     } else if (E.Kind == EventKind::Load) {
       S.consume(I, Out);
     }
@@ -1186,8 +1269,12 @@ void OsEvidence::add(const FunctionTrace &T) {
       }
       // After a write barrier (of any kind) that follows stores to other
       // fields of the same object: this field is the one that publishes
-      // them (a descriptor's status word).
-      for (size_t J = I; J-- > 0;) {
+      // them (a descriptor's status word). A zero stored there is a reset
+      // or a hand-back, which says nothing about how a set value must be
+      // ordered (cpufreq_governor.c: `smp_wmb(); work_in_progress = false`).
+      const Expr *SV = storedValue(E.S);
+      bool Zero = !SV || isZeroValue(SV, T.FD->getASTContext());
+      for (size_t J = I; !Zero && J-- > 0;) {
         const Event &P = *Ev[J];
         if (P.Kind == EventKind::LocalDef || P.Kind == EventKind::LocalUpdate)
           continue;
@@ -1240,6 +1327,8 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     return false;
   if (Cand.Sibling)
     return B & EvSiblingFenced;
+  if (Cand.DoorbellIndex)
+    return B & EvDeviceUnordered;
   if (Cand.SelfEvident)
     return true;
   switch (Cand.K) {

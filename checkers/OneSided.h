@@ -58,6 +58,8 @@ enum OsEvidenceBits : unsigned {
   EvTestedLoad = 64,   // loaded and tested (a status word polled)
   EvSiblingFenced = 128, // stored after a write barrier that follows stores
                          // to other fields of the same object
+  EvDeviceUnordered = 256, // a ring index stored after slot stores that no
+                           // device barrier (wmb(), dma_wmb()) orders
 };
 
 struct OsCandidate {
@@ -77,6 +79,7 @@ struct OsCandidate {
   bool LocklessReaders = false; // under a lock: readers must take none
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false; // a field after others of its object: deviant only
+  bool DoorbellIndex = false; // a doorbell with an index stored elsewhere
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
 };
 
@@ -94,6 +97,16 @@ public:
   const Where *strongest(const clang::ValueDecl *Id) const;
   /// Where Id is stored after a write barrier that follows its siblings.
   const Where *siblingFenced(const clang::ValueDecl *Id) const;
+  /// A ring index Id stored after the slot stores in DataName's function
+  /// with no barrier that orders them for a device.
+  void markDeviceUnordered(const clang::ValueDecl *Id, Where W) {
+    Bits[Id] |= EvDeviceUnordered;
+    Unordered.try_emplace(Id, std::move(W));
+  }
+  const Where *deviceUnordered(const clang::ValueDecl *Id) const {
+    auto It = Unordered.find(Id);
+    return It == Unordered.end() ? nullptr : &It->second;
+  }
   /// The trace of a small helper of the TU the one-sided scan inlines at
   /// its calls (computed once), or null.
   const FunctionTrace *helperTrace(Classifier &C, const clang::FunctionDecl *FD);
@@ -108,6 +121,7 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
   llvm::DenseMap<const clang::ValueDecl *, Where> Sibling;
+  llvm::DenseMap<const clang::ValueDecl *, Where> Unordered;
   const clang::FunctionDecl *Last = nullptr;
 };
 

@@ -88,3 +88,34 @@ void stats_add(struct stats *s, u32 len)
 	s->bytes += len;
 	WRITE_ONCE(s->last_len, len);
 }
+
+/* The fenced store writes 0 (work may be queued again); the unfenced one
+ * sets the flag that makes other CPUs back off and read nothing: the
+ * barrier before the reset says nothing about the set. Modelled on
+ * drivers/cpufreq/cpufreq_governor.c: dbs_work_handler() and
+ * dbs_update_util_handler() (Linux 6.12). */
+struct sampler {
+	u64 last_time;
+	u64 delay_ns;
+	bool busy;
+	int work_count;
+};
+
+void sampler_done(struct sampler *s, u64 delay)
+{
+	s->delay_ns = delay;
+	WRITE_ONCE(s->work_count, 0);
+	smp_wmb();
+	s->busy = false;
+}
+
+void sampler_tick(struct sampler *s, u64 now)
+{
+	if (READ_ONCE(s->busy))
+		return;
+	smp_rmb();
+	if (now - s->last_time < s->delay_ns)
+		return;
+	s->last_time = now;
+	s->busy = true;
+}
