@@ -99,15 +99,17 @@ const MemberExpr *findMember(const Stmt *S, const ValueDecl *Field, unsigned Dep
 
 /// The array member a slot access subscripts (`vq->used->ring` in
 /// `vq->used->ring[i].id`), if the subscripted array is a member.
-const MemberExpr *ringMember(const Stmt *S, unsigned Depth = 0) {
+/// With Pointers, a member that points to the array counts too
+/// (`m->buckets[i]` with `struct node **buckets`).
+const MemberExpr *ringMember(const Stmt *S, bool Pointers = false, unsigned Depth = 0) {
   if (!S || Depth > 24)
     return nullptr;
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
     if (const auto *ME = dyn_cast<MemberExpr>(AS->getBase()->IgnoreParenImpCasts());
-        ME && ME->getType()->isArrayType())
+        ME && (ME->getType()->isArrayType() || (Pointers && ME->getType()->isPointerType())))
       return ME;
   for (const Stmt *C : S->children())
-    if (const MemberExpr *ME = ringMember(C, Depth + 1))
+    if (const MemberExpr *ME = ringMember(C, Pointers, Depth + 1))
       return ME;
   return nullptr;
 }
@@ -328,7 +330,34 @@ struct Scan {
 
   /// The value a store writes, in the helper that holds it if seen through.
   static const Expr *valueOf(const Event &E) {
-    return storedValue(E.Via && E.InnerS ? E.InnerS : E.S, /*Compound=*/true);
+    const Stmt *S = E.Via && E.InnerS ? E.InnerS : E.S;
+    // A compare-and-swap stores its desired value, not the expected one.
+    for (unsigned Depth = 0; S && Depth < 4; ++Depth) {
+      if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
+        if (AE->isCmpXChg())
+          return AE->getVal2();
+        break;
+      }
+      const auto *X = dyn_cast<Expr>(S);
+      if (!X || X->IgnoreParenImpCasts() == X)
+        break;
+      S = X->IgnoreParenImpCasts();
+    }
+    return storedValue(S, /*Compound=*/true);
+  }
+
+  /// The array member a local slot pointer points into (`bucket =
+  /// &m->buckets[h & mask]`: m->buckets), for an access through it.
+  const ValueDecl *slotArrayOf(const LocationKey &K) const {
+    if (K.Field || !K.Base || !Locals.Slots.count(K.Base))
+      return nullptr;
+    auto It = Locals.Defs.find(K.Base);
+    if (It == Locals.Defs.end())
+      return nullptr;
+    for (const Expr *D : It->second)
+      if (const MemberExpr *ME = ringMember(D, /*Pointers=*/true))
+        return ME->getMemberDecl();
+    return nullptr;
   }
 
   const FunctionTrace &traceOf(const Event &E) const {
@@ -687,10 +716,15 @@ struct Scan {
     if (!Doorbell && (!PK || counter(P) || releaseLike(P.Ord)))
       return;
     const ValueDecl *Id = PK ? osIdentity(*PK) : nullptr;
-    if (!Doorbell && !Id)
-      return;
     const Expr *Value = valueOf(P);
     bool PointerValue = Value && Value->getType()->isPointerType();
+    // A pointer stored through a local that points into an array member
+    // (a hash bucket: `*bucket = n`, a CAS on it): that member.
+    const ValueDecl *Array = PK && !Id && PointerValue ? slotArrayOf(*PK) : nullptr;
+    if (Array)
+      Id = Array;
+    if (!Doorbell && !Id)
+      return;
     // A ring index moves on from its own value (`p + 1` with p loaded from
     // it, `r->tail++`, `+= n`): a value computed from elsewhere (a
     // sequence stored as a hint) is no ring index.
@@ -771,8 +805,8 @@ struct Scan {
         // ... of this file's own structure: the kernel's list_head and
         // hlist_node serve locked and RCU lists alike.
         const SourceManager &SM = Ctx.getSourceManager();
-        if (!PK->Field ||
-            !SM.isInMainFile(SM.getExpansionLoc(PK->Field->getLocation())))
+        const ValueDecl *F = Array ? Array : PK->Field;
+        if (!F || !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
           return;
         Cand.LocklessReaders = true;
         Cand.AcquireReaders = true;
