@@ -112,6 +112,14 @@ private:
             "' says; use " + Sp.Acquire + " for this load or put " + Rmb +
             " after it";
       break;
+    case OsKind::Reserve:
+      Msg = "'" + Cand.DataName + "' is overwritten after '" + Cand.IdName +
+            "', the other side's index, is loaded and tested, with nothing "
+            "ordering that load before the store: a plain or relaxed load gives "
+            "no control-dependency ordering in C11, so the slot can be "
+            "overwritten while the other side still reads it; use " +
+            Sp.Acquire + " for this load";
+      break;
     case OsKind::Retire:
     case OsKind::RetireWrongKind:
       Msg = "'" + Cand.IdName + "' hands the slot back to the producer here, after "
@@ -123,7 +131,8 @@ private:
     Finding F = make(Cand.At, Msg);
     if (!Cand.DoorbellIndex)
       F.Notes.push_back({Cand.Data.Loc,
-                       std::string(Cand.K == OsKind::Publish ? "the store to '"
+                       std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve
+                                       ? "the store to '"
                                                              : "the load of '") +
                            Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);

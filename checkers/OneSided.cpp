@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <deque>
+#include <functional>
 
 using namespace clang;
 using namespace llvm;
@@ -957,6 +958,129 @@ struct Scan {
     }
   }
 
+  /// The expression an inlined helper returns that holds E's node
+  /// (`return rq->rq_tail - *rq->khead;`), if E is in a helper.
+  const Expr *returnedBy(const Event &E) const {
+    auto It = TraceOf.find(&E);
+    if (!E.Via || !E.InnerS || It == TraceOf.end() || !It->second->FD)
+      return nullptr;
+    const Expr *Found = nullptr;
+    std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S, unsigned D) {
+      if (!S || Found || D > 64)
+        return;
+      if (const auto *R = dyn_cast<ReturnStmt>(S))
+        if (R->getRetValue() && containsStmt(R->getRetValue(), E.InnerS)) {
+          Found = R->getRetValue();
+          return;
+        }
+      for (const Stmt *C : S->children())
+        Walk(C, D + 1);
+    };
+    Walk(It->second->FD->getBody(), 0);
+    return Found;
+  }
+
+  /// A producer that checks for room: the other side's index loaded with
+  /// a plain or relaxed load, tested, then the slots at the producer's own
+  /// position overwritten, then the producer's index published with a C11
+  /// release. In C11 a control dependency orders nothing: the slot stores
+  /// can pass the load and overwrite what the consumer still reads
+  /// (liburing examples/zcrx.c before 603f83e31761). Linux code is not
+  /// judged here (READ_ONCE() and the control dependency order it).
+  void reserve(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &L = *Seq[I];
+    const LocationKey *LK = keyOf(L);
+    if (!LK || counter(L) || acquireLike(L.Ord) || !tested(L) || Depth[I] > 0 ||
+        slot(*LK) || !integerTarget(L))
+      return;
+    if (L.Ord != Order::Plain && !c11Atomic(L))
+      return; // READ_ONCE(): Linux, ordered by the control dependency
+    const ValueDecl *Id = osIdentity(*LK);
+    if (!Id || storedHere(Id))
+      return;
+    // The index this one is measured against: the other operand of a
+    // subtraction or comparison that has the load itself as one side, and
+    // a plain position as the other (`rq_tail - *khead`, `head == tail`;
+    // not `cap - (w - r)`: a capacity).
+    const Stmt *LS = L.Via && L.InnerS ? L.InnerS : L.S;
+    const auto *LE = dyn_cast_or_null<Expr>(LS);
+    if (!LE)
+      return;
+    SmallVector<const Expr *, 4> Roots;
+    for (const Expr *O : comparedWith(L))
+      Roots.push_back(O);
+    for (const BinaryOperator *B : Conds.Compares)
+      Roots.push_back(B);
+    if (const Expr *R = returnedBy(L))
+      Roots.push_back(R);
+    SmallVector<const Expr *, 2> Against;
+    std::function<void(const Stmt *, unsigned)> Find = [&](const Stmt *S, unsigned D) {
+      if (!S || D > 24)
+        return;
+      if (const auto *B = dyn_cast<BinaryOperator>(S))
+        if (B->getOpcode() == BO_Sub || B->isComparisonOp()) {
+          const Expr *Sides[2] = {B->getLHS()->IgnoreParenImpCasts(),
+                                  B->getRHS()->IgnoreParenImpCasts()};
+          for (int K = 0; K < 2; ++K)
+            if (Sides[K] == LE->IgnoreParenImpCasts() &&
+                (isa<DeclRefExpr>(Sides[1 - K]) || isa<MemberExpr>(Sides[1 - K])) &&
+                Sides[1 - K]->getType()->isIntegerType())
+              Against.push_back(Sides[1 - K]);
+        }
+      for (const Stmt *C : S->children())
+        Find(C, D + 1);
+    };
+    for (const Expr *R : Roots)
+      Find(R, 0);
+    if (Against.empty())
+      return;
+    const Event *Slot = nullptr;
+    for (size_t J = I + 1; J < Seq.size(); ++J) {
+      const Event &D = *Seq[J];
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, acquireLike))
+        return;
+      if (D.Kind == EventKind::Load && !Slot) {
+        // The slot read first: a consumer, judged by consume().
+        if (const LocationKey *DK = keyOf(D); DK && slot(*DK) && osIdentity(*DK) != Id)
+          return;
+        continue;
+      }
+      if (D.Kind != EventKind::Store && D.Kind != EventKind::RMW)
+        continue;
+      if (Slot) {
+        // The producer's own index, published with a C11 release.
+        if (D.Kind == EventKind::Store && releaseLike(D.Ord) && c11Atomic(D) &&
+            llvm::any_of(Against, [&](const Expr *O) { return sharesIndex(valueOf(D), O); }))
+          if (const LocationKey *PK = keyOf(D);
+              PK && osIdentity(*PK) != Id && !slot(*PK) && PK->Field && LK->Field &&
+              // The two sides' indexes are declared alike (`unsigned *khead,
+              // *ktail`; `_Atomic size_t wr, rd`); a capacity is not
+              // (`size_t cap` beside `_Atomic size_t wr`).
+              Ctx.hasSameType(PK->Field->getType(), LK->Field->getType())) {
+            if (L.Via && Slot->Via)
+              return; // both ends in helpers: the nearest one that sees them
+            OsCandidate Cand;
+            Cand.K = OsKind::Reserve;
+            Cand.At = L;
+            Cand.Data = *Slot;
+            Cand.Id = Id;
+            Cand.IdName = LK->displayName();
+            Cand.DataName = keyOf(*Slot)->displayName();
+            Out.push_back(std::move(Cand));
+            return;
+          }
+        continue;
+      }
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK || !slot(*DK) || D.Kind != EventKind::Store || releaseLike(D.Ord))
+        continue;
+      const Expr *Idx = slotIndex(D);
+      for (const Expr *O : Against)
+        if (sharesIndex(Idx, O))
+          Slot = &D;
+    }
+  }
+
   void consume(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
@@ -1217,6 +1341,8 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
         S.deviceOrder(I);
     } else if (E.Kind == EventKind::Load) {
       S.consume(I, Out);
+      if (Out.size() == Before)
+        S.reserve(I, Out);
     }
     // Both ends inside one helper: the helper's own analysis reports it
     // (once, not at every call).
@@ -1381,6 +1507,9 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     // Stored with WRITE_ONCE() or a release elsewhere: a store after a
     // write barrier may be ordering something else (a device's view).
     return B & (EvReleaseStore | EvMarkedStore);
+  case OsKind::Reserve:
+    // The other side's index: this file never stores it.
+    return !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore));
   }
   return false;
 }

@@ -45,6 +45,8 @@ enum class OsKind : unsigned char {
   Consume,       // tested index/ownership load, then slot loads, unordered
   Retire,        // slot loads, then the head store, unordered
   RetireWrongKind, // ... with only a store->store barrier between
+  Reserve,       // the other side's index loaded plainly (C11), tested,
+                 // then slot stores: nothing orders load -> store
 };
 
 /// What is known TU-wide about one location (field or global).
