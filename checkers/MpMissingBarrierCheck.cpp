@@ -45,7 +45,12 @@ public:
       if (!osSupported(Cand, Evidence) ||
           !Reported.insert(F.Loc.getRawEncoding()).second)
         continue;
-      if (Cand.DoorbellIndex) {
+      if (Cand.Cache) {
+        if (const OsEvidence::Where *W = Evidence.cacheFenced(Cand.Id, Cand.Cache))
+          F.Notes.push_back({W->Loc, "'" + Cand.DataName + "' is refreshed from '" +
+                                         Cand.IdName + "' and followed by " + W->Spelling +
+                                         " here, in '" + W->Fn + "()'"});
+      } else if (Cand.DoorbellIndex) {
         if (const OsEvidence::Where *W = Evidence.deviceUnordered(Cand.Id))
           F.Notes.push_back({W->Loc, "'" + Cand.IdName + "' is stored after the store to '" +
                                          W->Spelling + "' here, in '" + W->Fn +
@@ -106,6 +111,14 @@ private:
               Sp.Release + " for this store";
       break;
     case OsKind::Consume:
+      if (Cand.Cache) {
+        Msg = "'" + Cand.IdName + "' is loaded here and cached in '" + Cand.DataName +
+              "' with no read barrier after it, but elsewhere in this file the "
+              "same caching is followed by one: a reader that trusts the cache "
+              "and skips its own load and barrier can read slots older than the "
+              "index says; put " + Rmb + " after it when it shows new entries";
+        break;
+      }
       Msg = "'" + Cand.DataName + "' is read after '" + Cand.IdName +
             "' is loaded and tested, with no read barrier, acquire or address "
             "dependency in between: it can be older than '" + Cand.IdName +
@@ -129,7 +142,9 @@ private:
       break;
     }
     Finding F = make(Cand.At, Msg);
-    if (!Cand.DoorbellIndex)
+    if (Cand.Cache)
+      F.Notes.push_back({Cand.Data.Loc, "the cache '" + Cand.DataName + "' is stored here"});
+    else if (!Cand.DoorbellIndex)
       F.Notes.push_back({Cand.Data.Loc,
                        std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve
                                        ? "the store to '"
@@ -141,7 +156,7 @@ private:
     if (Cand.K == OsKind::Publish && !Cand.At.Via && !Cand.Sibling)
       if (auto Fix = insertBeforeStatement(T, Cand.At.S, Wmb + ";"))
         F.FixIts.push_back(*Fix);
-    if (Cand.K == OsKind::Consume && !Cand.At.Via)
+    if (Cand.K == OsKind::Consume && !Cand.At.Via && !Cand.Cache)
       if (auto Fix = insertAfterStatement(T, Cand.At.S, Rmb + ";"))
         F.FixIts.push_back(*Fix);
     return F;

@@ -1081,6 +1081,65 @@ struct Scan {
     }
   }
 
+  /// The other side's index loaded with READ_ONCE() and cached in a field
+  /// (`vq->avail_idx = READ_ONCE(vq->avail->idx)`). Where a read barrier
+  /// follows in the same function, the cache promises its later users that
+  /// the slots it covers are visible (vhost_get_vq_desc() skips both the
+  /// load and its smp_rmb() while the cache is ahead); a function that
+  /// refreshes the same cache with no read barrier breaks that promise
+  /// (vhost_vq_avail_empty() before 22e1992cf7b0). Judged when the TU is
+  /// done: only the pair (index, cache) fenced elsewhere is reported.
+  void cacheLoad(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &L = *Seq[I];
+    const LocationKey *LK = keyOf(L);
+    if (!LK || counter(L) || L.Ord == Order::Plain || acquireLike(L.Ord) ||
+        Depth[I] > 0 || slot(*LK) || !integerTarget(L))
+      return;
+    const ValueDecl *Id = osIdentity(*LK);
+    if (!Id)
+      return;
+    size_t J = I + 1;
+    while (J < Seq.size() && (Seq[J]->Kind == EventKind::LocalDef ||
+                              Seq[J]->Kind == EventKind::LocalUpdate))
+      ++J;
+    if (J == Seq.size() || Seq[J]->Kind != EventKind::Store || Depth[J] > 0)
+      return;
+    const Event &St = *Seq[J];
+    const LocationKey *CK = keyOf(St);
+    const Expr *V = storedValue(St.S);
+    if (!CK || !CK->Field || slot(*CK) || counter(St) || !V ||
+        !(containsStmt(V, L.S) || V->IgnoreParenImpCasts() == L.S))
+      return;
+    const ValueDecl *Cache = osIdentity(*CK);
+    if (!Cache || Cache == Id)
+      return;
+    // Evidence: a read barrier later in the function, on any path (an
+    // error path's call before it does not matter).
+    bool Call = false;
+    for (size_t K = J + 1; K < Seq.size(); ++K) {
+      const Event &B = *Seq[K];
+      if (B.Kind == EventKind::Barrier && (B.Bits & OrdLL)) {
+        std::string Fn = T.FD->getIdentifier() ? T.FD->getName().str() : "?";
+        Tu.markCacheFenced(Id, Cache, OsEvidence::Where{B.Loc, B.ApiName.str() + "()", Fn});
+        return;
+      }
+      if (B.Kind == EventKind::Barrier && B.Bits)
+        return; // some other ordering: not judged
+      Call |= mayOrderCall(B, C);
+    }
+    if (Call)
+      return; // may be ordered in a call: no candidate
+    OsCandidate Cand;
+    Cand.K = OsKind::Consume;
+    Cand.At = L;
+    Cand.Data = St;
+    Cand.Id = Id;
+    Cand.Cache = Cache;
+    Cand.IdName = LK->displayName();
+    Cand.DataName = CK->displayName();
+    Out.push_back(std::move(Cand));
+  }
+
   void consume(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
@@ -1343,6 +1402,8 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
       S.consume(I, Out);
       if (Out.size() == Before)
         S.reserve(I, Out);
+      if (Out.size() == Before)
+        S.cacheLoad(I, Out);
     }
     // Both ends inside one helper: the helper's own analysis reports it
     // (once, not at every call).
@@ -1485,6 +1546,8 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     return false;
   if (Cand.Fn && Ev.called(Cand.Fn))
     return false;
+  if (Cand.Cache)
+    return Ev.cacheFenced(Cand.Id, Cand.Cache) != nullptr;
   if (Cand.Sibling)
     return B & EvSiblingFenced;
   if (Cand.DoorbellIndex)

@@ -82,6 +82,8 @@ struct OsCandidate {
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false; // a field after others of its object: deviant only
   bool DoorbellIndex = false; // a doorbell with an index stored elsewhere
+  const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
+                                          // index is cached in (deviant only)
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
 };
 
@@ -105,6 +107,17 @@ public:
     Bits[Id] |= EvDeviceUnordered;
     Unordered.try_emplace(Id, std::move(W));
   }
+  /// Index Id loaded and cached in field Cache, followed by a read barrier
+  /// in the same function (what a cached value promises its later users).
+  void markCacheFenced(const clang::ValueDecl *Id, const clang::ValueDecl *Cache,
+                       Where W) {
+    CacheFenced.try_emplace({Id, Cache}, std::move(W));
+  }
+  const Where *cacheFenced(const clang::ValueDecl *Id,
+                           const clang::ValueDecl *Cache) const {
+    auto It = CacheFenced.find({Id, Cache});
+    return It == CacheFenced.end() ? nullptr : &It->second;
+  }
   const Where *deviceUnordered(const clang::ValueDecl *Id) const {
     auto It = Unordered.find(Id);
     return It == Unordered.end() ? nullptr : &It->second;
@@ -124,6 +137,8 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
   llvm::DenseMap<const clang::ValueDecl *, Where> Sibling;
   llvm::DenseMap<const clang::ValueDecl *, Where> Unordered;
+  llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>, Where>
+      CacheFenced;
   const clang::FunctionDecl *Last = nullptr;
 };
 
