@@ -83,7 +83,15 @@ private:
     std::string Msg;
     switch (Cand.K) {
     case OsKind::Publish:
-      if (Cand.Sibling)
+      if (Cand.DoubleChecked)
+        Msg = "'" + Cand.IdName + "' is set here to a new object under a lock, "
+              "but it is tested without the lock before the lock is taken "
+              "(double-checked initialisation): the lock orders nothing for a "
+              "CPU that sees the new pointer without taking it, and that CPU can "
+              "read the object before its initialisation; use " + Sp.Release +
+              " for this store (or put " + Wmb + " before it), and order the "
+              "unlocked test with an acquire";
+      else if (Cand.Sibling)
         Msg = "'" + Cand.IdName + "' is stored here after the store to '" +
               Cand.DataName + "' of the same object with no write barrier in "
               "between, but elsewhere in this file it is stored after a write "
@@ -144,6 +152,8 @@ private:
     Finding F = make(Cand.At, Msg);
     if (Cand.Cache)
       F.Notes.push_back({Cand.Data.Loc, "the cache '" + Cand.DataName + "' is stored here"});
+    else if (Cand.DoubleChecked)
+      F.Notes.push_back({Cand.Data.Loc, "'" + Cand.IdName + "' is tested here without the lock"});
     else if (!Cand.DoorbellIndex)
       F.Notes.push_back({Cand.Data.Loc,
                        std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve
@@ -153,7 +163,7 @@ private:
     viaNote(F, Cand.Data);
     if (!Cand.Why.empty())
       F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});
-    if (Cand.K == OsKind::Publish && !Cand.At.Via && !Cand.Sibling)
+    if (Cand.K == OsKind::Publish && !Cand.At.Via && !Cand.Sibling && !Cand.DoubleChecked)
       if (auto Fix = insertBeforeStatement(T, Cand.At.S, Wmb + ";"))
         F.FixIts.push_back(*Fix);
     if (Cand.K == OsKind::Consume && !Cand.At.Via && !Cand.Cache)

@@ -921,6 +921,77 @@ struct Scan {
     }
   }
 
+  /// Double-checked initialisation: a pointer tested with no lock, the lock
+  /// taken, the pointer set to a new object (a call's result) inside, the
+  /// lock released. The release of the lock orders nothing for the CPUs
+  /// that test the pointer without it and then read the object (riscv-pk's
+  /// __vmr_alloc() before 4c64de3213e7): the store must be a release.
+  void doubleChecked(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &P = *Seq[I];
+    const LocationKey *PK = keyOf(P);
+    if (!PK || P.Via || counter(P) || releaseLike(P.Ord) || (P.Api && P.Api->Mmio))
+      return;
+    const ValueDecl *Id = osIdentity(*PK);
+    const Expr *Value = valueOf(P);
+    if (!Id || !Value || !Value->getType()->isPointerType() || isZeroValue(Value, Ctx))
+      return;
+    const Expr *V = Value->IgnoreParenCasts();
+    bool NewObject = isa<CallExpr>(V) || llvm::any_of(defsOf(V), [](const Expr *D) {
+                       return isa<CallExpr>(D->IgnoreParenCasts());
+                     });
+    if (!NewObject)
+      return;
+    auto IsAcquire = [](const Event &E) {
+      return E.Kind == EventKind::Lock || (E.Kind == EventKind::RMW && acquireLike(E.Ord));
+    };
+    auto IsRelease = [](const Event &E) {
+      return E.Kind == EventKind::Unlock ||
+             (E.Kind == EventKind::Store && releaseLike(E.Ord));
+    };
+    auto TestsId = [&](const Event &E) {
+      const LocationKey *K = E.Kind == EventKind::Load ? keyOf(E) : nullptr;
+      return K && osIdentity(*K) == Id && tested(E);
+    };
+    // Back from the store: the lock taken (no release in between), and
+    // before it the unlocked test of the same pointer.
+    size_t J = I;
+    while (J-- > 0) {
+      const Event &D = *Seq[J];
+      if (IsRelease(D) || (D.Kind == EventKind::Barrier && D.Bits))
+        return;
+      if (IsAcquire(D))
+        break;
+    }
+    if (J == size_t(-1))
+      return;
+    const Event *Unlocked = nullptr;
+    for (size_t K = J; K-- > 0;) {
+      const Event &D = *Seq[K];
+      if (IsAcquire(D) || IsRelease(D) || (D.Kind == EventKind::Barrier && D.Bits))
+        return;
+      if (TestsId(D)) {
+        Unlocked = &D;
+        break;
+      }
+    }
+    // ... and the lock released after the store.
+    bool Released = false;
+    for (size_t K = I + 1; K < Seq.size() && !Released; ++K)
+      Released = IsRelease(*Seq[K]);
+    if (!Unlocked || !Released)
+      return;
+    OsCandidate Cand;
+    Cand.K = OsKind::Publish;
+    Cand.At = P;
+    Cand.Data = *Unlocked;
+    Cand.Id = Id;
+    Cand.IdName = PK->displayName();
+    Cand.DataName = PK->displayName();
+    Cand.DoubleChecked = true;
+    Cand.SelfEvident = true;
+    Out.push_back(std::move(Cand));
+  }
+
   /// Other fields of one object stored, then this one, with no barrier
   /// between: a candidate only if elsewhere in the file this field is
   /// stored after a write barrier that follows its siblings' stores (fec's
@@ -1378,8 +1449,11 @@ const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *
 std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
                                       OsEvidence &Tu) {
   std::vector<OsCandidate> Out;
-  if (!T.Cfg || !T.FD || !T.FD->getBody() || setupFunction(T.FD))
+  if (!T.Cfg || !T.FD || !T.FD->getBody())
     return Out;
+  // A set-up function (by its name) works on a ring no one else sees yet;
+  // only a double-checked initialisation shows the opposite by its shape.
+  bool Setup = setupFunction(T.FD);
   // A seqcount reader or writer is judged by the seqcount checks.
   if (!T.Counters.empty())
     return Out;
@@ -1390,12 +1464,17 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
   for (size_t I = 0; I != S.Seq.size(); ++I) {
     const Event &E = *S.Seq[I];
     size_t Before = Out.size();
-    if (E.Kind == EventKind::Store || E.Kind == EventKind::RMW) {
+    if (Setup) {
+      if (E.Kind == EventKind::Store)
+        S.doubleChecked(I, Out);
+    } else if (E.Kind == EventKind::Store || E.Kind == EventKind::RMW) {
       S.publish(I, Out);
       if (Out.size() == Before)
         S.retire(I, Out);
       if (Out.size() == Before && E.Kind == EventKind::Store)
         S.publishSibling(I, Out);
+      if (Out.size() == Before && E.Kind == EventKind::Store)
+        S.doubleChecked(I, Out);
       if (E.Kind == EventKind::Store)
         S.deviceOrder(I);
     } else if (E.Kind == EventKind::Load) {

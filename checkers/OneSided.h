@@ -82,6 +82,7 @@ struct OsCandidate {
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false; // a field after others of its object: deviant only
   bool DoorbellIndex = false; // a doorbell with an index stored elsewhere
+  bool DoubleChecked = false; // a pointer tested unlocked, then set under a lock
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
                                           // index is cached in (deviant only)
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
