@@ -1163,7 +1163,9 @@ struct Scan {
   void cacheLoad(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
-    if (!LK || counter(L) || L.Ord == Order::Plain || acquireLike(L.Ord) ||
+    // A ring's index is a field of the ring (a global such as jiffies is a
+    // clock, and a field stamped from it no cache of an index).
+    if (!LK || !LK->Field || counter(L) || L.Ord == Order::Plain || acquireLike(L.Ord) ||
         Depth[I] > 0 || slot(*LK) || !integerTarget(L))
       return;
     const ValueDecl *Id = osIdentity(*LK);
@@ -1190,8 +1192,15 @@ struct Scan {
     for (size_t K = J + 1; K < Seq.size(); ++K) {
       const Event &B = *Seq[K];
       if (B.Kind == EventKind::Barrier && (B.Bits & OrdLL)) {
-        std::string Fn = T.FD->getIdentifier() ? T.FD->getName().str() : "?";
-        Tu.markCacheFenced(Id, Cache, OsEvidence::Where{B.Loc, B.ApiName.str() + "()", Fn});
+        // ... that orders the ring's slots read after it.
+        for (size_t R = K + 1; R < Seq.size(); ++R)
+          if (Seq[R]->Kind == EventKind::Load)
+            if (const LocationKey *RK = keyOf(*Seq[R]); RK && slot(*RK)) {
+              std::string Fn = T.FD->getIdentifier() ? T.FD->getName().str() : "?";
+              Tu.markCacheFenced(Id, Cache,
+                                 OsEvidence::Where{B.Loc, B.ApiName.str() + "()", Fn});
+              break;
+            }
         return;
       }
       if (B.Kind == EventKind::Barrier && B.Bits)

@@ -64,3 +64,25 @@ bool guestq_peek(struct guestq *q)
 
 	return idx != q->next;
 }
+
+/* A clock stamped into a field is no cached ring index, barrier or not.
+ * Modelled on net/ipv4/tcp_input.c: tp->snd_cwnd_stamp = tcp_jiffies32 in
+ * tcp_rcv_state_process() (followed by smp_mb()) and in tcp_undo_cwnd_reduction()
+ * (Linux 6.12). */
+extern volatile unsigned long ticks;
+
+struct flow { u32 stamp; u32 cwnd; u32 state; };
+
+void flow_established(struct flow *f)
+{
+	f->stamp = READ_ONCE(ticks);
+	smp_mb();
+	if (READ_ONCE(f->state) == 1)
+		f->cwnd = 10;
+}
+
+void flow_undo(struct flow *f)
+{
+	f->cwnd = 4;
+	f->stamp = READ_ONCE(ticks);
+}
