@@ -261,6 +261,7 @@ public:
   /// checks its own count, with no marked access at all.
   bool counterParity() const { return ParityTest && SharedStep; }
   bool IntParamCompare = false; // == or != with an integer parameter
+  bool RingHeader = false;  // a store to a flexible array member's element
   llvm::SmallVector<const FunctionDecl *, 8> Callees; // defined, not APIs
 
   bool VisitStmt(Stmt *S) {
@@ -285,6 +286,14 @@ public:
     // access to shared memory, as marked as READ_ONCE().
     if (auto *ME = dyn_cast<MemberExpr>(S); ME && !Weak && osDeviceTyped(ME->getType()))
       Weak = true;
+    // `avail->ring[i & m] = x`: a slot of a flexible array beside its
+    // ring's index (struct vring_avail): memory another agent maps.
+    if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && !RingHeader)
+      if (auto *AS = dyn_cast<ArraySubscriptExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (auto *ME = dyn_cast<MemberExpr>(AS->getBase()->IgnoreParenImpCasts()))
+          if (isa<IncompleteArrayType>(
+                  ME->getMemberDecl()->getType()->getUnqualifiedDesugaredType()))
+            RingHeader = true;
     // `*(volatile u16 *)&used->idx`: a hand-marked access, as READ_ONCE().
     if (auto *CE = dyn_cast<CStyleCastExpr>(S); CE && !Weak)
       if (const auto *PT = CE->getType()->getAs<PointerType>())
@@ -399,7 +408,8 @@ public:
     bool Marked = Finder.Weak || Macros.hasInstanceIn(Body);
     // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
     // step or a low-bit test somewhere.
-    return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.counterParity();
+    return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.counterParity() ||
+           (AnyMarked && Finder.RingHeader);
   }
 
   /// FD calls a helper of the TU with an effect on sections, locks or

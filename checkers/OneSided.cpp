@@ -533,6 +533,33 @@ struct Scan {
            !StringRef(A.Text).contains("[]") && !StringRef(B.Text).contains("[]");
   }
 
+  /// Is the array D stores into a flexible array member (`u16 ring[]`),
+  /// addressed by a position that wraps (`& (num - 1)`, `% num`): a ring,
+  /// not an array filled up to a count?
+  bool flexibleRing(const Event &D) const {
+    const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
+    if (!Ring || !isa<IncompleteArrayType>(
+                     Ring->getMemberDecl()->getType()->getUnqualifiedDesugaredType()))
+      return false;
+    const Expr *Idx = slotIndex(D);
+    if (!Idx)
+      return false;
+    if (wraps(Idx))
+      return true;
+    return llvm::any_of(defsOf(Idx), [&](const Expr *Def) { return wraps(Def); });
+  }
+  static bool wraps(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 12)
+      return false;
+    if (const auto *B = dyn_cast<BinaryOperator>(S))
+      if (B->getOpcode() == BO_And || B->getOpcode() == BO_Rem)
+        return true;
+    for (const Stmt *C : S->children())
+      if (wraps(C, Depth + 1))
+        return true;
+    return false;
+  }
+
   /// Are the slot D stores and the index P stores members of one object,
   /// the ring's own header (`vq->used->ring[i].id = ...; vq->used->idx +=
   /// n`: a vring, a uapi ring laid out as header and slots)?
@@ -729,8 +756,10 @@ struct Scan {
     // A ring index moves on from its own value (`p + 1` with p loaded from
     // it, `r->tail++`, `+= n`): a value computed from elsewhere (a
     // sequence stored as a hint) is no ring index.
-    bool Index = !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) &&
-                 !deviceField(*PK) && stepsItself(P, Value);
+    bool IndexLike = !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) &&
+                     !deviceField(*PK);
+    bool Index = IndexLike && stepsItself(P, Value);
+    bool Header = false; // the slots are a flexible array beside the index
     if (Value && isZeroValue(Value, Ctx))
       return; // a reset (or a descriptor handed back to the CPU)
     // A descriptor's ownership word: a device-endian field that the file
@@ -769,6 +798,19 @@ struct Scan {
                  (sameRing(slotIndex(D), P, Value) || sameObjectRing(D, P))) {
         Related = true;
         Dma = deviceField(*DK);
+        // Self-evident only if the slot's position is this index's own
+        // (its old value or its shadow): a statistic of the same object
+        // (`fl->count++` after `fl->buckets[hash & m]++`) is no ring index.
+        Header = flexibleRing(D) && sameObjectRing(D, P) &&
+                 (sameRing(slotIndex(D), P, Value, /*Strict=*/true) ||
+                  sharesIndex(slotIndex(D), Value));
+      } else if (slot(*DK) && IndexLike && sameObjectRing(D, P) && flexibleRing(D) &&
+                 sharesIndex(slotIndex(D), Value)) {
+        // The header's index set from the shadow position that addressed
+        // the slot (`avail->ring[shadow & m] = h; avail->idx = ++shadow`).
+        Related = true;
+        Dma = deviceField(*DK);
+        Header = flexibleRing(D);
       } else if (PointerValue && DK->Base && DK->ViaPointer && mentions(Value, DK->Base)) {
         // The object whose address is published. list_add() and friends
         // do this too, for lists that readers walk under a lock: only
@@ -824,6 +866,13 @@ struct Scan {
         Cand.SelfEvident = !Locked;
         Cand.Why = "a device-endian descriptor field that the file polls: the "
                    "device reads the descriptor as soon as it sees this store";
+      } else if (Header && !Locked) {
+        // struct vring_avail { u16 flags, idx; u16 ring[]; }: a ring whose
+        // index and slots are one block, the layout of memory mapped by
+        // another agent (a device, the host, another process).
+        Cand.SelfEvident = true;
+        Cand.Why = "a ring laid out as its index and a flexible array of slots "
+                   "in one block: memory the other side maps and polls";
       } else if (marked(P) && !Locked && (c11Atomic(P) || volatileAccess(P))) {
         // (WRITE_ONCE() alone often serves lockless readers of the index
         // itself, a hint or a statistic: the file must order it elsewhere.)
@@ -948,21 +997,25 @@ struct Scan {
       return E.Kind == EventKind::Unlock ||
              (E.Kind == EventKind::Store && releaseLike(E.Ord));
     };
+    // The same pointer (the same object path, in this function's own
+    // code), tested.
     auto TestsId = [&](const Event &E) {
-      const LocationKey *K = E.Kind == EventKind::Load ? keyOf(E) : nullptr;
-      return K && osIdentity(*K) == Id && tested(E);
+      const LocationKey *K = E.Kind == EventKind::Load && !E.Via ? keyOf(E) : nullptr;
+      return K && K->Text == PK->Text && tested(E);
     };
-    // Back from the store: the lock taken (no release in between), and
-    // before it the unlocked test of the same pointer.
+    // Back from the store: the re-test under the lock, the lock taken (no
+    // release in between), and before it the unlocked test.
     size_t J = I;
+    bool Retested = false;
     while (J-- > 0) {
       const Event &D = *Seq[J];
       if (IsRelease(D) || (D.Kind == EventKind::Barrier && D.Bits))
         return;
       if (IsAcquire(D))
         break;
+      Retested |= TestsId(D);
     }
-    if (J == size_t(-1))
+    if (J == size_t(-1) || !Retested)
       return;
     const Event *Unlocked = nullptr;
     for (size_t K = J; K-- > 0;) {

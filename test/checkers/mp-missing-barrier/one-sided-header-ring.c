@@ -68,3 +68,86 @@ void backend_flags(struct backend_vq *vq, u16 at, u32 len)
 	vq->used->ring[at & (vq->size - 1)].len = len;
 	WRITE_ONCE(vq->used->flags, 1);
 }
+
+/*
+ * The driver side, with no marked access at all: the slot of a ring laid
+ * out as its index and a flexible array, then the index, set from the
+ * shadow position the slot was addressed with. Modelled on
+ * drivers/virtio/virtio_ring.c:virtqueue_add_split() (Linux 6.12), where
+ * virtio_wmb() sits between the two.
+ */
+struct avail_ring { u16 flags; u16 idx; u16 ring[]; };
+
+struct drv_vq {
+	struct avail_ring *avail;
+	unsigned int num;
+	u16 shadow;
+};
+
+void drv_add(struct drv_vq *vq, u16 head)
+{
+	unsigned int at = vq->shadow & (vq->num - 1);
+
+	vq->avail->ring[at] = head;
+	vq->shadow++;
+	vq->avail->idx = vq->shadow; // expected-warning {{'vq->avail->idx' is published here after the store to 'vq->avail->ring[]' with no write barrier in between}}
+}
+
+void drv_add_ok(struct drv_vq *vq, u16 head)
+{
+	unsigned int at = vq->shadow & (vq->num - 1);
+
+	vq->avail->ring[at] = head;
+	vq->shadow++;
+	virt_wmb();
+	vq->avail->idx = vq->shadow;
+}
+
+/* A fixed-size array in a private structure: a log, not a shared ring. */
+struct event_log {
+	unsigned int n;
+	unsigned int last;
+	u32 ev[32];
+};
+
+void log_add(struct event_log *l, u32 e)
+{
+	l->ev[l->n & 31] = e;
+	l->n++;
+	l->last = l->n;
+}
+
+/* A flexible array filled up to a count, not a ring (no wrapping
+ * position). Modelled on net/core/sock_reuseport.c:__reuseport_add_sock()
+ * (Linux 6.12), which the callers serialise with a lock. */
+struct group {
+	u16 max;
+	u16 num;
+	void *members[];
+};
+
+void group_add(struct group *g, void *m)
+{
+	g->members[g->num] = m;
+	g->num++;
+}
+
+/* A hash table in a flexible array and a statistic of the same object: the
+ * count is no index of the buckets. Modelled on net/core/dev.c:
+ * skb_flow_limit() (Linux 6.12). */
+struct flow_lim {
+	u64 count;
+	unsigned int nbuckets;
+	u8 buckets[];
+};
+
+bool flow_lim_hit(struct flow_lim *fl, u32 hash)
+{
+	unsigned int b = hash & (fl->nbuckets - 1);
+
+	if (++fl->buckets[b] > 8) {
+		fl->count++;
+		return true;
+	}
+	return false;
+}
