@@ -261,7 +261,7 @@ public:
   /// checks its own count, with no marked access at all.
   bool counterParity() const { return ParityTest && SharedStep; }
   bool IntParamCompare = false; // == or != with an integer parameter
-  bool RingHeader = false;  // a store to a flexible array member's element
+  bool RingHeader = false;      // a store to a flexible array member's element
   llvm::SmallVector<const FunctionDecl *, 8> Callees; // defined, not APIs
 
   bool VisitStmt(Stmt *S) {

@@ -47,9 +47,9 @@ public:
         continue;
       if (Cand.Cache) {
         if (const OsEvidence::Where *W = Evidence.cacheFenced(Cand.Id, Cand.Cache))
-          F.Notes.push_back({W->Loc, "'" + Cand.DataName + "' is refreshed from '" +
-                                         Cand.IdName + "' and followed by " + W->Spelling +
-                                         " here, in '" + W->Fn + "()'"});
+          F.Notes.push_back({W->Loc, "'" + Cand.DataName + "' is refreshed from '" + Cand.IdName +
+                                         "' and followed by " + W->Spelling + " here, in '" +
+                                         W->Fn + "()'"});
       } else if (Cand.DoorbellIndex) {
         if (const OsEvidence::Where *W = Evidence.deviceUnordered(Cand.Id))
           F.Notes.push_back({W->Loc, "'" + Cand.IdName + "' is stored after the store to '" +
@@ -84,16 +84,18 @@ private:
     switch (Cand.K) {
     case OsKind::Publish:
       if (Cand.DoubleChecked)
-        Msg = "'" + Cand.IdName + "' is set here to a new object under a lock, "
+        Msg = "'" + Cand.IdName +
+              "' is set here to a new object under a lock, "
               "but it is tested without the lock before the lock is taken "
               "(double-checked initialisation): the lock orders nothing for a "
               "CPU that sees the new pointer without taking it, and that CPU can "
-              "read the object before its initialisation; use " + Sp.Release +
-              " for this store (or put " + Wmb + " before it), and order the "
+              "read the object before its initialisation; use " +
+              Sp.Release + " for this store (or put " + Wmb +
+              " before it), and order the "
               "unlocked test with an acquire";
       else if (Cand.Sibling)
-        Msg = "'" + Cand.IdName + "' is stored here after the store to '" +
-              Cand.DataName + "' of the same object with no write barrier in "
+        Msg = "'" + Cand.IdName + "' is stored here after the store to '" + Cand.DataName +
+              "' of the same object with no write barrier in "
               "between, but elsewhere in this file it is stored after a write "
               "barrier that orders the other fields before it: the other side "
               "(a device, another CPU) that sees the new value can still read "
@@ -103,8 +105,11 @@ private:
               "', which this file stores after the slots with no barrier that "
               "orders them for the device, and nothing orders them here: a "
               "relaxed device write is not ordered after stores to memory, so the "
-              "device can read the old slot; put " + Wmb + " before it, or use "
-              "the ordered write (" + (Linux ? "writel()" : "without _relaxed") + ")";
+              "device can read the old slot; put " +
+              Wmb +
+              " before it, or use "
+              "the ordered write (" +
+              (Linux ? "writel()" : "without _relaxed") + ")";
       else if (Cand.Doorbell)
         Msg = "the doorbell is written here after the store to '" + Cand.DataName +
               "' with no write barrier in between: a relaxed device write is "
@@ -124,7 +129,8 @@ private:
               "' with no read barrier after it, but elsewhere in this file the "
               "same caching is followed by one: a reader that trusts the cache "
               "and skips its own load and barrier can read slots older than the "
-              "index says; put " + Rmb + " after it when it shows new entries";
+              "index says; put " +
+              Rmb + " after it when it shows new entries";
         break;
       }
       Msg = "'" + Cand.DataName + "' is read after '" + Cand.IdName +
@@ -155,11 +161,11 @@ private:
     else if (Cand.DoubleChecked)
       F.Notes.push_back({Cand.Data.Loc, "'" + Cand.IdName + "' is tested here without the lock"});
     else if (!Cand.DoorbellIndex)
-      F.Notes.push_back({Cand.Data.Loc,
-                       std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve
-                                       ? "the store to '"
-                                                             : "the load of '") +
-                           Cand.DataName + "' is here"});
+      F.Notes.push_back(
+          {Cand.Data.Loc,
+           std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve ? "the store to '"
+                                                                              : "the load of '") +
+               Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);
     if (!Cand.Why.empty())
       F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});

@@ -73,8 +73,7 @@ bool sameObjectExpr(const Expr *A, const Expr *B, unsigned Depth = 0) {
   }
   if (const auto *MA = dyn_cast<MemberExpr>(A)) {
     const auto *MB = dyn_cast<MemberExpr>(B);
-    return MB && MA->getMemberDecl() == MB->getMemberDecl() &&
-           MA->isArrow() == MB->isArrow() &&
+    return MB && MA->getMemberDecl() == MB->getMemberDecl() && MA->isArrow() == MB->isArrow() &&
            sameObjectExpr(MA->getBase(), MB->getBase(), Depth + 1);
   }
   if (const auto *UA = dyn_cast<UnaryOperator>(A)) {
@@ -527,9 +526,8 @@ struct Scan {
   /// Two different fields of one record, reached through one pointer
   /// variable (`bdp->cbd_datlen`, `bdp->cbd_sc`).
   static bool siblings(const LocationKey &A, const LocationKey &B) {
-    return A.Base && A.Base == B.Base && A.ViaPointer && B.ViaPointer && A.Field &&
-           B.Field && A.Field != B.Field &&
-           A.Field->getDeclContext() == B.Field->getDeclContext() &&
+    return A.Base && A.Base == B.Base && A.ViaPointer && B.ViaPointer && A.Field && B.Field &&
+           A.Field != B.Field && A.Field->getDeclContext() == B.Field->getDeclContext() &&
            !StringRef(A.Text).contains("[]") && !StringRef(B.Text).contains("[]");
   }
 
@@ -538,8 +536,8 @@ struct Scan {
   /// not an array filled up to a count?
   bool flexibleRing(const Event &D) const {
     const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
-    if (!Ring || !isa<IncompleteArrayType>(
-                     Ring->getMemberDecl()->getType()->getUnqualifiedDesugaredType()))
+    if (!Ring ||
+        !isa<IncompleteArrayType>(Ring->getMemberDecl()->getType()->getUnqualifiedDesugaredType()))
       return false;
     const Expr *Idx = slotIndex(D);
     if (!Idx)
@@ -569,8 +567,8 @@ struct Scan {
       return false;
     const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
     const MemberExpr *Idx = findMember(P.Via && P.InnerS ? P.InnerS : P.S, PK->Field);
-    if (!Ring || !Idx || Ring->getMemberDecl()->getDeclContext() !=
-                             Idx->getMemberDecl()->getDeclContext())
+    if (!Ring || !Idx ||
+        Ring->getMemberDecl()->getDeclContext() != Idx->getMemberDecl()->getDeclContext())
       return false;
     return sameObjectExpr(Ring->getBase(), Idx->getBase());
   }
@@ -756,8 +754,8 @@ struct Scan {
     // A ring index moves on from its own value (`p + 1` with p loaded from
     // it, `r->tail++`, `+= n`): a value computed from elsewhere (a
     // sequence stored as a hint) is no ring index.
-    bool IndexLike = !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) &&
-                     !deviceField(*PK);
+    bool IndexLike =
+        !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) && !deviceField(*PK);
     bool Index = IndexLike && stepsItself(P, Value);
     bool Header = false; // the slots are a flexible array beside the index
     if (Value && isZeroValue(Value, Ctx))
@@ -794,16 +792,15 @@ struct Scan {
       if (slot(*DK) && Doorbell) {
         Related = true;
         Dma = deviceField(*DK);
-      } else if (slot(*DK) && Index &&
-                 (sameRing(slotIndex(D), P, Value) || sameObjectRing(D, P))) {
+      } else if (slot(*DK) && Index && (sameRing(slotIndex(D), P, Value) || sameObjectRing(D, P))) {
         Related = true;
         Dma = deviceField(*DK);
         // Self-evident only if the slot's position is this index's own
         // (its old value or its shadow): a statistic of the same object
         // (`fl->count++` after `fl->buckets[hash & m]++`) is no ring index.
-        Header = flexibleRing(D) && sameObjectRing(D, P) &&
-                 (sameRing(slotIndex(D), P, Value, /*Strict=*/true) ||
-                  sharesIndex(slotIndex(D), Value));
+        Header =
+            flexibleRing(D) && sameObjectRing(D, P) &&
+            (sameRing(slotIndex(D), P, Value, /*Strict=*/true) || sharesIndex(slotIndex(D), Value));
       } else if (slot(*DK) && IndexLike && sameObjectRing(D, P) && flexibleRing(D) &&
                  sharesIndex(slotIndex(D), Value)) {
         // The header's index set from the shadow position that addressed
@@ -918,13 +915,12 @@ struct Scan {
     OsCandidate Cand;
     Cand.K = OsKind::Publish;
     Cand.At = P;
-    Cand.Data = P; // no slot here: the note cites the other function's
+    Cand.Data = P;           // no slot here: the note cites the other function's
     Cand.Data.Via = nullptr; // (and the doorbell's helper is not "both ends")
     Cand.Id = ME->getMemberDecl();
     Cand.IdName = ME->getMemberDecl()->getName().str();
     if (const auto *B = dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      Cand.IdName = B->getDecl()->getName().str() + (ME->isArrow() ? "->" : ".") +
-                    Cand.IdName;
+      Cand.IdName = B->getDecl()->getName().str() + (ME->isArrow() ? "->" : ".") + Cand.IdName;
     Cand.Doorbell = true;
     Cand.DoorbellIndex = true;
     Cand.Fn = T.FD; // a helper of the file: judged at its callers
@@ -994,8 +990,7 @@ struct Scan {
       return E.Kind == EventKind::Lock || (E.Kind == EventKind::RMW && acquireLike(E.Ord));
     };
     auto IsRelease = [](const Event &E) {
-      return E.Kind == EventKind::Unlock ||
-             (E.Kind == EventKind::Store && releaseLike(E.Ord));
+      return E.Kind == EventKind::Unlock || (E.Kind == EventKind::Store && releaseLike(E.Ord));
     };
     // The same pointer (the same object path, in this function's own
     // code), tested.
@@ -1053,8 +1048,8 @@ struct Scan {
   void publishSibling(size_t I, std::vector<OsCandidate> &Out) {
     const Event &P = *Seq[I];
     const LocationKey *PK = keyOf(P);
-    if (!PK || Depth[I] > 0 || counter(P) || releaseLike(P.Ord) ||
-        (P.Api && P.Api->Mmio) || (PK->Base && Locals.Fresh.count(PK->Base)))
+    if (!PK || Depth[I] > 0 || counter(P) || releaseLike(P.Ord) || (P.Api && P.Api->Mmio) ||
+        (PK->Base && Locals.Fresh.count(PK->Base)))
       return;
     const ValueDecl *Id = osIdentity(*PK);
     const Expr *Value = valueOf(P);
@@ -1114,8 +1109,8 @@ struct Scan {
   void reserve(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
-    if (!LK || counter(L) || acquireLike(L.Ord) || !tested(L) || Depth[I] > 0 ||
-        slot(*LK) || !integerTarget(L))
+    if (!LK || counter(L) || acquireLike(L.Ord) || !tested(L) || Depth[I] > 0 || slot(*LK) ||
+        !integerTarget(L))
       return;
     if (L.Ord != Order::Plain && !c11Atomic(L))
       return; // READ_ONCE(): Linux, ordered by the control dependency
@@ -1225,8 +1220,8 @@ struct Scan {
     if (!Id)
       return;
     size_t J = I + 1;
-    while (J < Seq.size() && (Seq[J]->Kind == EventKind::LocalDef ||
-                              Seq[J]->Kind == EventKind::LocalUpdate))
+    while (J < Seq.size() &&
+           (Seq[J]->Kind == EventKind::LocalDef || Seq[J]->Kind == EventKind::LocalUpdate))
       ++J;
     if (J == Seq.size() || Seq[J]->Kind != EventKind::Store || Depth[J] > 0)
       return;
@@ -1250,8 +1245,7 @@ struct Scan {
           if (Seq[R]->Kind == EventKind::Load)
             if (const LocationKey *RK = keyOf(*Seq[R]); RK && slot(*RK)) {
               std::string Fn = T.FD->getIdentifier() ? T.FD->getName().str() : "?";
-              Tu.markCacheFenced(Id, Cache,
-                                 OsEvidence::Where{B.Loc, B.ApiName.str() + "()", Fn});
+              Tu.markCacheFenced(Id, Cache, OsEvidence::Where{B.Loc, B.ApiName.str() + "()", Fn});
               break;
             }
         return;
@@ -1650,8 +1644,8 @@ void OsEvidence::add(const FunctionTrace &T) {
           if (D.Kind != EventKind::Store || D.Key < 0)
             continue;
           const LocationKey &DK = T.key(D.Key);
-          if (DK.Base && DK.Base == K.Base && DK.ViaPointer && K.ViaPointer &&
-              DK.Field && K.Field && DK.Field != K.Field &&
+          if (DK.Base && DK.Base == K.Base && DK.ViaPointer && K.ViaPointer && DK.Field &&
+              K.Field && DK.Field != K.Field &&
               DK.Field->getDeclContext() == K.Field->getDeclContext()) {
             Bt |= EvSiblingFenced;
             Sibling.try_emplace(Id, Where{E.Loc, "a store after a write barrier", Fn});

@@ -41,25 +41,25 @@
 namespace seqlint {
 
 enum class OsKind : unsigned char {
-  Publish,       // store/doorbell after slot or object stores, unordered
-  Consume,       // tested index/ownership load, then slot loads, unordered
-  Retire,        // slot loads, then the head store, unordered
+  Publish,         // store/doorbell after slot or object stores, unordered
+  Consume,         // tested index/ownership load, then slot loads, unordered
+  Retire,          // slot loads, then the head store, unordered
   RetireWrongKind, // ... with only a store->store barrier between
-  Reserve,       // the other side's index loaded plainly (C11), tested,
-                 // then slot stores: nothing orders load -> store
+  Reserve,         // the other side's index loaded plainly (C11), tested,
+                   // then slot stores: nothing orders load -> store
 };
 
 /// What is known TU-wide about one location (field or global).
 enum OsEvidenceBits : unsigned {
-  EvMarkedLoad = 1,    // READ_ONCE, volatile, relaxed atomic load
-  EvAcquireLoad = 2,   // acquire, seq_cst, rcu_dereference
-  EvMarkedStore = 4,   // WRITE_ONCE, volatile, relaxed atomic store
-  EvReleaseStore = 8,  // release, seq_cst, rcu_assign_pointer
-  EvFencedStore = 16,  // stored right after a write barrier
-  EvPlainStore = 32,   // a plain or relaxed store not after a barrier
-  EvTestedLoad = 64,   // loaded and tested (a status word polled)
-  EvSiblingFenced = 128, // stored after a write barrier that follows stores
-                         // to other fields of the same object
+  EvMarkedLoad = 1,        // READ_ONCE, volatile, relaxed atomic load
+  EvAcquireLoad = 2,       // acquire, seq_cst, rcu_dereference
+  EvMarkedStore = 4,       // WRITE_ONCE, volatile, relaxed atomic store
+  EvReleaseStore = 8,      // release, seq_cst, rcu_assign_pointer
+  EvFencedStore = 16,      // stored right after a write barrier
+  EvPlainStore = 32,       // a plain or relaxed store not after a barrier
+  EvTestedLoad = 64,       // loaded and tested (a status word polled)
+  EvSiblingFenced = 128,   // stored after a write barrier that follows stores
+                           // to other fields of the same object
   EvDeviceUnordered = 256, // a ring index stored after slot stores that no
                            // device barrier (wmb(), dma_wmb()) orders
 };
@@ -80,11 +80,11 @@ struct OsCandidate {
   bool NeedsPolled = false;    // a descriptor word: the file must test it
   bool LocklessReaders = false; // under a lock: readers must take none
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
-  bool Sibling = false; // a field after others of its object: deviant only
-  bool DoorbellIndex = false; // a doorbell with an index stored elsewhere
-  bool DoubleChecked = false; // a pointer tested unlocked, then set under a lock
+  bool Sibling = false;         // a field after others of its object: deviant only
+  bool DoorbellIndex = false;   // a doorbell with an index stored elsewhere
+  bool DoubleChecked = false;   // a pointer tested unlocked, then set under a lock
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
-                                          // index is cached in (deviant only)
+                                           // index is cached in (deviant only)
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
 };
 
@@ -110,12 +110,10 @@ public:
   }
   /// Index Id loaded and cached in field Cache, followed by a read barrier
   /// in the same function (what a cached value promises its later users).
-  void markCacheFenced(const clang::ValueDecl *Id, const clang::ValueDecl *Cache,
-                       Where W) {
+  void markCacheFenced(const clang::ValueDecl *Id, const clang::ValueDecl *Cache, Where W) {
     CacheFenced.try_emplace({Id, Cache}, std::move(W));
   }
-  const Where *cacheFenced(const clang::ValueDecl *Id,
-                           const clang::ValueDecl *Cache) const {
+  const Where *cacheFenced(const clang::ValueDecl *Id, const clang::ValueDecl *Cache) const {
     auto It = CacheFenced.find({Id, Cache});
     return It == CacheFenced.end() ? nullptr : &It->second;
   }
@@ -138,8 +136,7 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
   llvm::DenseMap<const clang::ValueDecl *, Where> Sibling;
   llvm::DenseMap<const clang::ValueDecl *, Where> Unordered;
-  llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>, Where>
-      CacheFenced;
+  llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>, Where> CacheFenced;
   const clang::FunctionDecl *Last = nullptr;
 };
 
