@@ -832,13 +832,8 @@ struct Scan {
         for (size_t K = I + 1; K < Seq.size(); ++K)
           if (Seq[K]->Api && Seq[K]->Api->Mmio && releaseLike(Seq[K]->Ord))
             return;
-      OsCandidate Cand;
-      Cand.K = OsKind::Publish;
-      Cand.At = P;
-      Cand.Data = D;
-      Cand.Id = Id;
-      Cand.IdName = PK ? PK->displayName() : "";
-      Cand.DataName = DK->displayName();
+      OsCandidate Cand(OsKind::Publish, P, D, Id,
+                       PK ? PK->displayName() : "", DK->displayName());
       Cand.Dma = Dma || Device;
       Cand.Doorbell = Doorbell;
       if (PointerPublish) {
@@ -1028,13 +1023,8 @@ struct Scan {
       Released = IsRelease(*Seq[K]);
     if (!Unlocked || !Released)
       return;
-    OsCandidate Cand;
-    Cand.K = OsKind::Publish;
-    Cand.At = P;
-    Cand.Data = *Unlocked;
-    Cand.Id = Id;
-    Cand.IdName = PK->displayName();
-    Cand.DataName = PK->displayName();
+    OsCandidate Cand(OsKind::Publish, P, *Unlocked, Id,
+                     PK->displayName(), PK->displayName());
     Cand.DoubleChecked = true;
     Cand.SelfEvident = true;
     Out.push_back(std::move(Cand));
@@ -1064,13 +1054,8 @@ struct Scan {
       const LocationKey *DK = otherLocation(D, Id);
       if (!DK || !siblings(*DK, *PK))
         continue;
-      OsCandidate Cand;
-      Cand.K = OsKind::Publish;
-      Cand.At = P;
-      Cand.Data = D;
-      Cand.Id = Id;
-      Cand.IdName = PK->displayName();
-      Cand.DataName = DK->displayName();
+      OsCandidate Cand(OsKind::Publish, P, D, Id,
+                       PK->displayName(), DK->displayName());
       Cand.Sibling = true;
       Out.push_back(std::move(Cand));
       return;
@@ -1178,13 +1163,8 @@ struct Scan {
               Ctx.hasSameType(PK->Field->getType(), LK->Field->getType())) {
             if (L.Via && Slot->Via)
               return; // both ends in helpers: the nearest one that sees them
-            OsCandidate Cand;
-            Cand.K = OsKind::Reserve;
-            Cand.At = L;
-            Cand.Data = *Slot;
-            Cand.Id = Id;
-            Cand.IdName = LK->displayName();
-            Cand.DataName = keyOf(*Slot)->displayName();
+            OsCandidate Cand(OsKind::Reserve, L, *Slot, Id,
+                             LK->displayName(), keyOf(*Slot)->displayName());
             Out.push_back(std::move(Cand));
             return;
           }
@@ -1372,13 +1352,8 @@ struct Scan {
       }
       if (!Related)
         continue;
-      OsCandidate Cand;
-      Cand.K = OsKind::Consume;
-      Cand.At = L;
-      Cand.Data = D;
-      Cand.Id = Id;
-      Cand.IdName = LK->displayName();
-      Cand.DataName = DK->displayName();
+      OsCandidate Cand(OsKind::Consume, L, D, Id,
+                       LK->displayName(), DK->displayName());
       Cand.Dma = Dma;
       if (Device) {
         Cand.SelfEvident = true;

@@ -86,6 +86,13 @@ struct OsCandidate {
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
                                            // index is cached in (deviant only)
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
+
+  OsCandidate() = default;
+  /// Kind K, reported at At, ordered against Data, about location Id.
+  OsCandidate(OsKind K, const Event &At, const Event &Data, const clang::ValueDecl *Id,
+              std::string IdName, std::string DataName)
+      : K(K), At(At), Data(Data), Id(Id), IdName(std::move(IdName)),
+        DataName(std::move(DataName)) {}
 };
 
 /// Evidence about locations, from every function of the TU.

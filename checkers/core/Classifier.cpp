@@ -250,6 +250,8 @@ private:
   void classifyAtomic(const AtomicExpr *AE, BlockEvents &B);
   void classifyAsm(const GCCAsmStmt *AS, BlockEvents &B);
   void noteLocalAssign(const VarDecl *V, const Expr *Init);
+  bool anyBeginLoad(int Key, const VarDecl *V,
+                    llvm::function_ref<bool(const Event &)> P) const;
   bool beginIsSequenceLoad(int Key, const VarDecl *V) const;
   bool maskedBegin(int Key, const VarDecl *V) const;
   bool writes(int Key) const;
@@ -847,15 +849,22 @@ void FunctionClassifier::emitLocalUpdate(const VarDecl *V, const Stmt *At,
     Accumulated.insert(V);
 }
 
-/// A load of Key into V is a sequence begin: an acquire, or masked with ~1.
-bool FunctionClassifier::beginIsSequenceLoad(int Key, const VarDecl *V) const {
+/// Some load of Key into V satisfies P.
+bool FunctionClassifier::anyBeginLoad(int Key, const VarDecl *V,
+                                      function_ref<bool(const Event &)> P) const {
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &Ev : BE.Events)
       if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
-          Ev.Use == ValueUse::Assigned &&
-          (Ev.Masked || Ev.Ord == Order::Acquire || Ev.Ord == Order::AcqRel))
+          Ev.Use == ValueUse::Assigned && P(Ev))
         return true;
   return false;
+}
+
+/// A load of Key into V is a sequence begin: an acquire, or masked with ~1.
+bool FunctionClassifier::beginIsSequenceLoad(int Key, const VarDecl *V) const {
+  return anyBeginLoad(Key, V, [](const Event &Ev) {
+    return Ev.Masked || Ev.Ord == Order::Acquire || Ev.Ord == Order::AcqRel;
+  });
 }
 
 /// The load of Key into V is followed by a read barrier before any other
@@ -912,12 +921,7 @@ bool FunctionClassifier::writes(int Key) const {
 
 /// A load of Key into V is masked with ~1 (its low bit cleared).
 bool FunctionClassifier::maskedBegin(int Key, const VarDecl *V) const {
-  for (const BlockEvents &BE : T.Blocks)
-    for (const Event &Ev : BE.Events)
-      if (Ev.Kind == EventKind::Load && Ev.Key == Key && Ev.Var == V &&
-          Ev.Use == ValueUse::Assigned && Ev.Masked)
-        return true;
-  return false;
+  return anyBeginLoad(Key, V, [](const Event &Ev) { return Ev.Masked; });
 }
 
 /// In reverse post-order between the load of Key into V and the load of
