@@ -106,14 +106,14 @@ SmallVector<StringRef, 6> nameWords(StringRef Name) {
 
 /// Functions that run before the object is published or after it is
 /// unpublished, by the name's words: foo_init, setup_bar, baz_alloc,
-/// CreateSharedFoo …
+/// CreateSharedFoo, a fork callback filling the child …
 bool isLifecycleName(StringRef Name) {
   static const char *Words[] = {
       "init",    "setup",  "alloc",       "create", "probe",    "new",
       "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
       "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
       "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
-      "suspend", "resume",      "startup"};
+      "suspend", "resume",      "startup", "fork"};
   for (StringRef P : nameWords(Name)) {
     std::string L = P.lower();
     for (const char *W : Words)

@@ -1391,7 +1391,12 @@ struct Scan {
       const Event &B = *Seq[J];
       if (B.Kind == EventKind::LocalDef || B.Kind == EventKind::LocalUpdate)
         continue;
-      if (B.Kind == EventKind::Barrier)
+      // A write, full or compiler barrier (liburing's write_barrier() was
+      // a compiler barrier on x86). A read-side fence after a private
+      // index (Concurrency Kit's ck_barrier_dissemination(): the thread's
+      // own `state->parity`, then ck_pr_fence_acquire()) publishes nothing.
+      bool ReadSide = (B.Bits & (OrdLL | OrdLS)) && !(B.Bits & OrdSS);
+      if (B.Kind == EventKind::Barrier && !ReadSide)
         After = &B;
       break;
     }

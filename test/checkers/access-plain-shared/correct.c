@@ -173,6 +173,13 @@ void ClockStartup(struct clock *k)
 {
 	k->base = 1;
 }
+/* A fork callback fills the new task's copy before the task first runs
+ * (Linux's cpuset_fork(): task->mems_allowed = current->mems_allowed, while
+ * cpuset_change_task_nodemask() writes it inside mems_allowed_seq). */
+void clock_fork(struct clock *child, struct clock *parent)
+{
+	child->base = parent->base;
+}
 
 /* A table of private copies, allocated here and walked with a second
  * pointer, filled inside the read section (PostgreSQL's

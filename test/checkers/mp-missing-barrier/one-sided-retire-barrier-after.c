@@ -89,3 +89,29 @@ unsigned cring_reap_mb(struct cring *c)
 	compiler_fence();
 	return n;
 }
+
+/* A thread's own slot index, flipped after its partner's flag was read,
+ * then an acquire fence (Concurrency Kit's ck_barrier_dissemination():
+ * `state->parity = 1 - state->parity; ck_pr_fence_acquire();`). A read-side
+ * fence after the store orders nothing for another agent and says nothing
+ * about the index being shared. */
+struct dflag { unsigned tflag; unsigned *pflag; };
+struct dbarrier { struct dflag *flags[2]; };
+struct dstate { unsigned parity, sense, tid; };
+void dissemination_wait(struct dbarrier *b, struct dstate *st)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned *pflag = b[st->tid].flags[st->parity][i].pflag;
+		unsigned *tflag = &b[st->tid].flags[st->parity][i].tflag;
+
+		atomic_store_explicit((_Atomic unsigned *)pflag, st->sense,
+				      memory_order_relaxed);
+		while (atomic_load_explicit((_Atomic unsigned *)tflag,
+					    memory_order_relaxed) != st->sense)
+			;
+	}
+	if (st->parity == 1)
+		st->sense = ~st->sense;
+	st->parity = 1 - st->parity;
+	atomic_thread_fence(memory_order_acquire);
+}
