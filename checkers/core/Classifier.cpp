@@ -276,6 +276,7 @@ private:
   void useOf(const Stmt *Node, Event &Ev);
   int loadedKey(const Expr *E);
   bool isIncrementOf(const Expr *Value, int Key);
+  bool forcesOdd(const Expr *Value) const;
   bool isParityStep(const Expr *Value, int Key) const;
   bool holdsCount(const Expr *X, int Key);
   SourceLocation reportLoc(const Stmt *S) const;
@@ -293,6 +294,8 @@ private:
   DenseMap<const VarDecl *, int> IncCopyOf; // local -> the location, plus one
   std::vector<const CFGBlock *> Rpo;     // the CFG's blocks, reverse post-order
   DenseSet<const VarDecl *> Accumulated; // locals written with +=, ++
+  /// A field given a count's new value in the same assignment -> the count.
+  DenseMap<int, int> MirrorOf;
   /// (key, begin variable) of rechecks loaded into a local of their own.
   DenseSet<std::pair<int, const VarDecl *>> ConvertedRechecks;
   bool HasLocalUpdate = false;
@@ -767,6 +770,10 @@ static const Expr *steppedFrom(const Expr *Value, ASTContext &Ctx) {
   if (!Value)
     return nullptr;
   const auto *BO = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts());
+  // `(X + 1) | 1`: the next odd value (KVM's pvclock update,
+  // `(guest->version + 1) | 1`).
+  if (BO && BO->getOpcode() == BO_Or && isIntLiteral(BO->getRHS(), Ctx, 1))
+    BO = dyn_cast<BinaryOperator>(BO->getLHS()->IgnoreParenImpCasts());
   if (!BO || BO->getOpcode() != BO_Add)
     return nullptr;
   for (int Step : {1, 2}) {
@@ -793,8 +800,16 @@ static const VarDecl *incrementedParam(const Expr *Value, ASTContext &Ctx) {
 /// X is the count Key itself, or a local that holds its value (w = hdr->w;
 /// ... store(&hdr->w, w + 1); ... store(&hdr->w, w + 2)) or its next value.
 bool FunctionClassifier::holdsCount(const Expr *X, int Key) {
-  if (loadedKey(X) == Key)
+  int L = loadedKey(X);
+  if (L == Key)
     return true;
+  // A field that was given the count's new value in the same assignment
+  // (`g->v = h->v = (g->v + 1) | 1;`): a mirror of the count.
+  if (L >= 0) {
+    auto M = MirrorOf.find(L);
+    if (M != MirrorOf.end() && M->second == Key)
+      return true;
+  }
   if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts()))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
       auto It = CopyOf.find(V);
@@ -811,6 +826,19 @@ bool FunctionClassifier::holdsCount(const Expr *X, int Key) {
 bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   if (!Value || Key < 0)
     return false;
+  // `x = m = v`: the value stored is v.
+  while (const auto *A = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts())) {
+    if (A->getOpcode() != BO_Assign)
+      break;
+    Value = A->getRHS();
+  }
+  // `x = ++m`, with m holding the count.
+  if (const auto *U = dyn_cast<UnaryOperator>(Value->IgnoreParenImpCasts());
+      U && U->getOpcode() == UO_PreInc) {
+    int M = keyOf(U->getSubExpr(), false);
+    auto It = M >= 0 ? MirrorOf.find(M) : MirrorOf.end();
+    return It != MirrorOf.end() && It->second == Key;
+  }
   // s = x + 1; store(&x, s): the local holds the incremented count.
   if (const auto *DR = dyn_cast<DeclRefExpr>(Value->IgnoreParenImpCasts()))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
@@ -819,6 +847,18 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
     }
   const Expr *From = steppedFrom(Value, Ctx);
   return From && holdsCount(From, Key);
+}
+
+/// Value (through chained assignments) is `E | 1`.
+bool FunctionClassifier::forcesOdd(const Expr *Value) const {
+  while (const auto *A = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts())) {
+    if (A->getOpcode() == BO_Assign) {
+      Value = A->getRHS();
+      continue;
+    }
+    return A->getOpcode() == BO_Or && isIntLiteral(A->getRHS(), Ctx, 1);
+  }
+  return false;
 }
 
 bool FunctionClassifier::isParityStep(const Expr *Value, int Key) const {
@@ -1363,7 +1403,27 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
              : BO->getLHS()->getType().isVolatileQualified() ? Order::Once
                                                              : Order::Plain;
     if (BO->getOpcode() == BO_Assign) {
+      // `g->v = h->v = (g->v + 1) | 1;`: h->v mirrors g->v's new value.
+      if (const auto *Inner = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+          Inner && Inner->getOpcode() == BO_Assign)
+        if (int M = keyOf(Inner->getLHS(), false); M >= 0 && M != K)
+          MirrorOf[M] = K;
       Ev.Increment = isIncrementOf(BO->getRHS(), K);
+      // `g->v = ++h->v;` with h->v a mirror: the mirror's step computes the
+      // count's next value, it is no data store of the section.
+      if (Ev.Increment)
+        if (const auto *U = dyn_cast<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+            U && U->getOpcode() == UO_PreInc) {
+          int M = keyOf(U->getSubExpr(), false);
+          auto It = llvm::find_if(llvm::reverse(B.Events), [&](const Event &E) {
+            return E.Kind == EventKind::RMW && E.Key == M && E.S == U;
+          });
+          if (It != B.Events.rend())
+            B.Events.erase(std::next(It).base());
+        }
+      // Forcing the low bit on is a parity step: the count is odd after it.
+      if (Ev.Increment && forcesOdd(BO->getRHS()))
+        T.OddCheckedKeys.insert(K);
       Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(BO->getRHS(), Ctx);
     } else {
       Ev.Increment = BO->getOpcode() == BO_AddAssign &&

@@ -102,3 +102,40 @@ void clk_write_extra(struct clk *c, unsigned long m, const unsigned long *src)
 	smp_wmb();
 	WRITE_ONCE(c->v, c->v + 1);
 }
+
+/* KVM's guest clock update (arch/x86/kvm/x86.c, kvm_setup_guest_pvclock()):
+ * the count is made odd with `(v + 1) | 1` through a host copy in the same
+ * assignment, and made even again by storing the copy's increment. A read
+ * barrier after the odd step orders none of the data stores. */
+struct gclock {
+	unsigned int version;
+	unsigned long tsc;
+	unsigned long ns;
+};
+struct vclock {
+	struct gclock host;
+	struct gclock *guest;
+};
+void gclock_publish_rmb(struct vclock *vc)
+{
+	struct gclock *g = vc->guest;
+
+	g->version = vc->host.version = (g->version + 1) | 1;
+	smp_rmb(); // expected-warning {{smp_rmb() inside the write section of 'g->version' does not order stores}}
+	g->tsc = vc->host.tsc;
+	g->ns = vc->host.ns;
+	smp_wmb();
+	g->version = ++vc->host.version;
+}
+/* The same with the write barrier it needs: silent. */
+void gclock_publish(struct vclock *vc)
+{
+	struct gclock *g = vc->guest;
+
+	g->version = vc->host.version = (g->version + 1) | 1;
+	smp_wmb();
+	g->tsc = vc->host.tsc;
+	g->ns = vc->host.ns;
+	smp_wmb();
+	g->version = ++vc->host.version;
+}
