@@ -250,7 +250,9 @@ private:
 /// asm barrier, an _Atomic object)? Most functions do not.
 class EventFinder : public RecursiveASTVisitor<EventFinder> {
 public:
-  EventFinder(const MacroIndex &Macros) : Macros(Macros) {}
+  /// CountSteps: fill Steps (only the runner's counters file needs it).
+  EventFinder(const MacroIndex &Macros, bool CountSteps)
+      : Macros(Macros), CountSteps(CountSteps) {}
   // typeof()/sizeof(type) in the kernel's macros: nothing runs there
   // (LLVM 22 passes a second argument, TraverseQualifier).
   template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
@@ -317,7 +319,6 @@ public:
             noteStep(BO->getLHS());
           }
         }
-
     }
     if (auto *BO = dyn_cast<BinaryOperator>(S))
       if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)
@@ -361,6 +362,8 @@ private:
     return false;
   }
   void noteStep(const Expr *E) {
+    if (!CountSteps)
+      return;
     E = E->IgnoreParenImpCasts();
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       ++Steps[ME->getMemberDecl()];
@@ -377,17 +380,19 @@ private:
   bool ParityTest = false; // `x & 1`, `x % 2`
   bool SharedStep = false; // `s->n++`, `g += 1`
   const MacroIndex &Macros;
+  bool CountSteps;
 };
 
 /// What one walk of a function body tells (cached: the driver asks for a
 /// function itself, and for it as the callee of others).
 class FunctionFacts {
 public:
-  explicit FunctionFacts(const MacroIndex &Macros) : Macros(Macros) {}
+  FunctionFacts(const MacroIndex &Macros, bool CountSteps)
+      : Macros(Macros), CountSteps(CountSteps) {}
   const EventFinder &of(const FunctionDecl *FD) {
     std::unique_ptr<EventFinder> &F = Cache[FD];
     if (!F) {
-      F = std::make_unique<EventFinder>(Macros);
+      F = std::make_unique<EventFinder>(Macros, CountSteps);
       F->TraverseStmt(FD->getBody());
     }
     return *F;
@@ -444,6 +449,7 @@ public:
 
 private:
   const MacroIndex &Macros;
+  bool CountSteps;
   DenseMap<const FunctionDecl *, std::unique_ptr<EventFinder>> Cache;
   DenseMap<const FunctionDecl *, char> Calls; // 1 yes, 2 no
 };
@@ -799,7 +805,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     CounterErr = readExternalCounters(Opts.KnownCountersIn, Ctx, Cl);
   // Helpers are seen through at their calls when they are user code with
   // something seqlint knows (or a call to such a helper).
-  FunctionFacts Facts(Macros);
+  FunctionFacts Facts(Macros, /*CountSteps=*/!Opts.CountersOut.empty());
   AnalysisFilter Analysed(SM, Model);
   Cl.setHelperFilter([&](const FunctionDecl *FD) -> int {
     if (!Analysed.shouldAnalyse(FD))

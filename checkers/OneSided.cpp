@@ -330,7 +330,7 @@ struct Scan {
 
   /// The value a store writes, in the helper that holds it if seen through.
   static const Expr *valueOf(const Event &E) {
-    const Stmt *S = E.Via && E.InnerS ? E.InnerS : E.S;
+    const Stmt *S = E.node();
     // A compare-and-swap stores its desired value, not the expected one.
     for (unsigned Depth = 0; S && Depth < 4; ++Depth) {
       if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
@@ -390,7 +390,7 @@ struct Scan {
     return E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var);
   }
   static bool integerTarget(const Event &E) {
-    const auto *X = dyn_cast_or_null<Expr>(E.Via && E.InnerS ? E.InnerS : E.S);
+    const auto *X = dyn_cast_or_null<Expr>(E.node());
     if (E.Kind == EventKind::RMW)
       return true; // ring->tail++, += n
     if (const Expr *V = valueOf(E))
@@ -401,7 +401,7 @@ struct Scan {
     if (const LocationKey *K = keyOf(E))
       if (K->Field && K->Field->getType().isVolatileQualified())
         return true;
-    const auto *X = dyn_cast_or_null<Expr>(E.Via && E.InnerS ? E.InnerS : E.S);
+    const auto *X = dyn_cast_or_null<Expr>(E.node());
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
       return BO->getLHS()->getType().isVolatileQualified();
     return false;
@@ -535,7 +535,7 @@ struct Scan {
   /// addressed by a position that wraps (`& (num - 1)`, `% num`): a ring,
   /// not an array filled up to a count?
   bool flexibleRing(const Event &D) const {
-    const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
+    const MemberExpr *Ring = ringMember(D.node());
     if (!Ring ||
         !isa<IncompleteArrayType>(Ring->getMemberDecl()->getType()->getUnqualifiedDesugaredType()))
       return false;
@@ -565,8 +565,8 @@ struct Scan {
     const LocationKey *PK = keyOf(P);
     if (!PK || !PK->Field)
       return false;
-    const MemberExpr *Ring = ringMember(D.Via && D.InnerS ? D.InnerS : D.S);
-    const MemberExpr *Idx = findMember(P.Via && P.InnerS ? P.InnerS : P.S, PK->Field);
+    const MemberExpr *Ring = ringMember(D.node());
+    const MemberExpr *Idx = findMember(P.node(), PK->Field);
     if (!Ring || !Idx ||
         Ring->getMemberDecl()->getDeclContext() != Idx->getMemberDecl()->getDeclContext())
       return false;
@@ -632,7 +632,7 @@ struct Scan {
   /// The other operands of the comparisons L's value takes part in.
   SmallVector<const Expr *, 2> comparedWith(const Event &L) const {
     SmallVector<const Expr *, 2> Out;
-    const Stmt *LS = L.Via && L.InnerS ? L.InnerS : L.S;
+    const Stmt *LS = L.node();
     const VarDecl *V = L.Use == ValueUse::Assigned ? L.Var : nullptr;
     for (const BinaryOperator *B : Conds.Compares) {
       const Expr *Sides[2] = {B->getLHS(), B->getRHS()};
@@ -892,7 +892,7 @@ struct Scan {
   void doorbellIndex(const Event &P, std::vector<OsCandidate> &Out) {
     // writel_relaxed(val, addr), rte_write32_relaxed(val, addr): the value
     // comes first.
-    const auto *Call = dyn_cast_or_null<CallExpr>(P.Via && P.InnerS ? P.InnerS : P.S);
+    const auto *Call = dyn_cast_or_null<CallExpr>(P.node());
     const Expr *Value = Call && Call->getNumArgs() == 2 ? Call->getArg(0) : nullptr;
     const MemberExpr *ME = nullptr;
     for (unsigned Depth = 0; Value && Depth < 8; ++Depth) {
@@ -1106,7 +1106,7 @@ struct Scan {
     // subtraction or comparison that has the load itself as one side, and
     // a plain position as the other (`rq_tail - *khead`, `head == tail`;
     // not `cap - (w - r)`: a capacity).
-    const Stmt *LS = L.Via && L.InnerS ? L.InnerS : L.S;
+    const Stmt *LS = L.node();
     const auto *LE = dyn_cast_or_null<Expr>(LS);
     if (!LE)
       return;
@@ -1337,7 +1337,7 @@ struct Scan {
         Dma = true;
       } else if (slot(*DK) && integerTarget(L)) {
         const Expr *Idx = slotIndex(D);
-        const Stmt *DS = D.Via && D.InnerS ? D.InnerS : D.S;
+        const Stmt *DS = D.node();
         for (const Expr *O : Against)
           if (!containsStmt(O, DS) &&   // compared with the slot's own content
               !scanFromZero(O) &&       // for (i = 0; i < n; i++): every slot

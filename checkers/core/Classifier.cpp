@@ -785,6 +785,22 @@ static const Expr *steppedFrom(const Expr *Value, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// The value an assignment chain stores: v for `m = v`, `x = m = v`.
+static const Expr *assignedValue(const Expr *Value) {
+  while (const auto *A = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts())) {
+    if (A->getOpcode() != BO_Assign)
+      break;
+    Value = A->getRHS();
+  }
+  return Value;
+}
+
+/// `++m` (through an assignment chain), else null.
+static const UnaryOperator *preIncrement(const Expr *Value) {
+  const auto *U = dyn_cast<UnaryOperator>(assignedValue(Value)->IgnoreParenImpCasts());
+  return U && U->getOpcode() == UO_PreInc ? U : nullptr;
+}
+
 /// Value is `p + 1` or `p + 2` for an integer parameter p: an increment
 /// when the caller passes a copy of the count (cal_bump(c, e) with
 /// e = c->era).
@@ -827,14 +843,9 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
   if (!Value || Key < 0)
     return false;
   // `x = m = v`: the value stored is v.
-  while (const auto *A = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts())) {
-    if (A->getOpcode() != BO_Assign)
-      break;
-    Value = A->getRHS();
-  }
-  // `x = ++m`, with m holding the count.
-  if (const auto *U = dyn_cast<UnaryOperator>(Value->IgnoreParenImpCasts());
-      U && U->getOpcode() == UO_PreInc) {
+  Value = assignedValue(Value);
+  // `x = ++m`, with m a mirror of the count.
+  if (const UnaryOperator *U = preIncrement(Value)) {
     int M = keyOf(U->getSubExpr(), false);
     auto It = M >= 0 ? MirrorOf.find(M) : MirrorOf.end();
     return It != MirrorOf.end() && It->second == Key;
@@ -851,14 +862,8 @@ bool FunctionClassifier::isIncrementOf(const Expr *Value, int Key) {
 
 /// Value (through chained assignments) is `E | 1`.
 bool FunctionClassifier::forcesOdd(const Expr *Value) const {
-  while (const auto *A = dyn_cast<BinaryOperator>(Value->IgnoreParenImpCasts())) {
-    if (A->getOpcode() == BO_Assign) {
-      Value = A->getRHS();
-      continue;
-    }
-    return A->getOpcode() == BO_Or && isIntLiteral(A->getRHS(), Ctx, 1);
-  }
-  return false;
+  const auto *A = dyn_cast<BinaryOperator>(assignedValue(Value)->IgnoreParenImpCasts());
+  return A && A->getOpcode() == BO_Or && isIntLiteral(A->getRHS(), Ctx, 1);
 }
 
 bool FunctionClassifier::isParityStep(const Expr *Value, int Key) const {
@@ -1412,8 +1417,7 @@ void FunctionClassifier::classifyPlain(const Stmt *S, BlockEvents &B) {
       // `g->v = ++h->v;` with h->v a mirror: the mirror's step computes the
       // count's next value, it is no data store of the section.
       if (Ev.Increment)
-        if (const auto *U = dyn_cast<UnaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-            U && U->getOpcode() == UO_PreInc) {
+        if (const UnaryOperator *U = preIncrement(BO->getRHS())) {
           int M = keyOf(U->getSubExpr(), false);
           auto It = llvm::find_if(llvm::reverse(B.Events), [&](const Event &E) {
             return E.Kind == EventKind::RMW && E.Key == M && E.S == U;
@@ -1961,8 +1965,6 @@ void FunctionClassifier::run(const Stmt *Body) {
       QualType KeyTy = accessedTypeOf(T.Keys[Ev.Key]);
       if (!KeyTy.isNull() && KeyTy->isPointerType())
         continue;
-      // A change count (PostgreSQL's st_changecount) is a seqcount when its
-      // low bit is tested.
       // Whatever its name (a name is no evidence either way), a location
       // read this way is a sequence when the reader treats it as one: the
       // begin value's low bit is tested or masked, the begin load is an

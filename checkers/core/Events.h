@@ -124,6 +124,10 @@ struct Event {
   const clang::FunctionDecl *Via = nullptr;
   clang::SourceLocation InnerLoc;
   const clang::Stmt *InnerS = nullptr; // the node in Via's body
+
+  /// The node of the access itself: inside the helper it was seen through
+  /// (InnerS), else S.
+  const clang::Stmt *node() const { return Via && InnerS ? InnerS : S; }
 };
 
 struct BlockEvents {
