@@ -532,6 +532,69 @@ std::vector<std::string> enabledChecks(const CheckFilter &Filter) {
 
 namespace {
 
+/// The glob nearest to Glob (by edit distance) among the check names and
+/// their "-"-bounded prefixes with a '*', if it is near enough to be a typo.
+std::string nearestGlob(StringRef Glob) {
+  Glob.consume_front("seqlint-");
+  bool Star = Glob.ends_with("*");
+  std::string Best;
+  unsigned BestDist = ~0u;
+  auto Consider = [&](const std::string &Candidate) {
+    unsigned D = Glob.edit_distance(Candidate, /*AllowReplacements=*/true);
+    if (D < BestDist) {
+      BestDist = D;
+      Best = Candidate;
+    }
+  };
+  for (const CheckInfo &I : allChecks()) {
+    StringRef Name(I.Name);
+    if (!Star)
+      Consider(Name.str());
+    for (size_t Dash = Name.find('-'); Dash != StringRef::npos;
+         Dash = Name.find('-', Dash + 1))
+      Consider((Name.substr(0, Dash + 1) + "*").str());
+  }
+  // A typo: at most a third of the glob wrong, and not the whole of it.
+  if (BestDist == 0 || BestDist > std::max<size_t>(2, Glob.size() / 3))
+    return "";
+  return Best;
+}
+
+std::string validChecksList() {
+  std::string Out;
+  for (const CheckInfo &I : allChecks())
+    Out += std::string(Out.empty() ? "" : ", ") + I.Name;
+  return Out;
+}
+
+} // namespace
+
+std::string checkGlobsError(const CheckFilter &Filter) {
+  std::vector<std::string> Names;
+  for (const CheckInfo &I : allChecks())
+    Names.push_back(I.Name);
+  std::string Glob = Filter.unmatchedGlob(Names);
+  if (Glob.empty())
+    return "";
+  std::string Msg = "'" + Glob + "' matches no seqlint check";
+  std::string Near = nearestGlob(Glob);
+  if (!Near.empty())
+    Msg += std::string("; did you mean '") +
+           (StringRef(Glob).starts_with("seqlint-") ? "seqlint-" : "") + Near +
+           "'?";
+  return Msg + " (valid checks: " + validChecksList() + ")";
+}
+
+std::string noCheckEnabledError(const CheckFilter &Filter) {
+  if (!enabledChecks(Filter).empty())
+    return "";
+  return "no check is enabled; enable one by name or glob, e.g. "
+         "'-*,seqcount-*' (valid checks: " +
+         validChecksList() + ")";
+}
+
+namespace {
+
 /// The summary files a join reads: the files named, and the *.mp.json files
 /// of the directories named, in name order.
 std::string summaryFiles(const std::vector<std::string> &Paths,

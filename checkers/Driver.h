@@ -88,6 +88,15 @@ std::string runSeqlint(clang::ASTContext &Ctx, const MacroIndex &Macros,
 /// Names of the checks that Filter enables.
 std::vector<std::string> enabledChecks(const CheckFilter &Filter);
 
+/// Why Globs cannot be used as a check list: a glob that matches no check
+/// (a typo would otherwise turn seqlint off in silence), with the nearest
+/// glob that does match one and the list of valid checks. "" when usable.
+std::string checkGlobsError(const CheckFilter &Filter);
+
+/// Why Filter enables nothing ("" when it enables a check): an empty set
+/// is an error, as in clang-tidy, not a run that cannot find anything.
+std::string noCheckEnabledError(const CheckFilter &Filter);
+
 } // namespace seqlint
 
 #endif

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "Driver.h"
+#include "HostVersion.h"
 #include "core/Config.h"
 #include "core/Compat.h"
 #include "core/MacroIndex.h"
@@ -143,12 +144,26 @@ protected:
     }
     DriverOptions O;
     std::string Err = O.Filter.parse(Cfg.Checks);
+    if (Err.empty())
+      Err = checkGlobsError(O.Filter);
     if (!Err.empty()) {
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0: Checks: %1"))
           << Path << Err;
       return std::make_unique<NullConsumer>();
     }
     O.Filter.parse(Checks); // validated in ParseArgs; applied after the file
+    Err = noCheckEnabledError(O.Filter);
+    if (!Err.empty()) {
+      std::string From;
+      if (!Cfg.Checks.empty())
+        From = "'Checks: " + Cfg.Checks + "' in " + Path;
+      if (!Checks.empty())
+        From += (From.empty() ? "" : " then ") +
+                ("-fplugin-arg-seqlint-checks=" + Checks);
+      D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0: %1"))
+          << From << Err;
+      return std::make_unique<NullConsumer>();
+    }
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
     O.SummaryPath = SummaryPath;
     O.JoinPaths = JoinPaths;
@@ -166,6 +181,8 @@ protected:
       if (Arg.consume_front("checks=")) {
         CheckFilter F;
         std::string Err = F.parse(Arg);
+        if (Err.empty())
+          Err = checkGlobsError(F);
         if (!Err.empty()) {
           D.Report(D.getCustomDiagID(DiagnosticsEngine::Error,
                                      "seqlint: invalid -fplugin-arg-seqlint-checks: %0"))
@@ -270,5 +287,9 @@ private:
 } // namespace
 } // namespace seqlint
 
+// Before the registration below (initialised in declaration order): a
+// plugin of another Clang major must not reach the host's registry.
+static const bool HostChecked =
+    (seqlint::checkHostVersion("plugin", "clang"), true);
 static FrontendPluginRegistry::Add<seqlint::SeqlintAction>
     X("seqlint", "seqcount and memory-barrier checks");

@@ -48,6 +48,18 @@ config.substitutions.append(
 config.substitutions.append(
     ("%clang_cc1", "%s%s -cc1 -load %s -I%s" % (san_env, config.clang, config.plugin, kernel_inc))
 )
+# A clang of another major (19 <-> 22), to show that a plugin refuses to run
+# in it (plugin/HostVersion.h).
+for other in ("19", "22"):
+    other_clang = "/usr/lib/llvm-%s/bin/clang" % other
+    other_tidy = "/usr/lib/llvm-%s/bin/clang-tidy" % other
+    if other != str(config.llvm_version) and os.path.exists(other_clang):
+        config.available_features.add("other-clang")
+        config.substitutions.append(("%other_clang", other_clang))
+        if os.path.exists(other_tidy):
+            config.available_features.add("other-clang-tidy")
+            config.substitutions.append(("%other_tidy", other_tidy))
+        break
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%plugin", config.plugin))
 config.substitutions.append(("%tidy_module", config.tidy_module))

@@ -2,6 +2,7 @@
 #include "core/Suppression.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -61,6 +62,15 @@ bool CheckFilter::isEnabled(StringRef Check, bool DefaultOn) const {
     if (nameMatches(Glob, Check))
       On = Positive;
   return On;
+}
+
+std::string CheckFilter::unmatchedGlob(ArrayRef<std::string> Known) const {
+  for (const auto &Entry : Entries)
+    if (llvm::none_of(Known, [&](const std::string &Name) {
+          return nameMatches(Entry.second, Name);
+        }))
+      return Entry.second;
+  return "";
 }
 
 bool nolintListCovers(StringRef List, StringRef Check) {

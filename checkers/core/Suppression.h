@@ -3,6 +3,7 @@
 #define SEQLINT_CORE_SUPPRESSION_H
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
@@ -24,6 +25,10 @@ public:
   /// Parses Globs; returns an error message, or "" on success.
   std::string parse(llvm::StringRef Globs);
   bool isEnabled(llvm::StringRef Check, bool DefaultOn) const;
+  /// The first glob that matches none of Known (check names without the
+  /// "seqlint-" prefix), or "" when each one matches a check.
+  std::string unmatchedGlob(llvm::ArrayRef<std::string> Known) const;
+  bool empty() const { return Entries.empty(); }
 
 private:
   std::vector<std::pair<bool, std::string>> Entries; // (positive, glob)

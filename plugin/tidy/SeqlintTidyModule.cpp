@@ -27,6 +27,7 @@
 #include "core/Compat.h"
 #include "core/Config.h"
 #include "core/MacroIndex.h"
+#include "../HostVersion.h"
 
 #include "ClangTidyCheck.h"
 #include "ClangTidyModule.h"
@@ -222,5 +223,9 @@ public:
 } // namespace
 } // namespace seqlint
 
+// Before the registration below (initialised in declaration order): a
+// module of another Clang major must not reach clang-tidy's registry.
+static const bool HostChecked =
+    (seqlint::checkHostVersion("clang-tidy module", "clang-tidy"), true);
 static ClangTidyModuleRegistry::Add<seqlint::SeqlintTidyModule>
     X("seqlint-module", "seqcount and memory-barrier checks (seqlint-*)");

@@ -302,13 +302,21 @@ void compdb_cleanup(void) {
   sm_free(&g_dropped_flags, NULL);
 }
 
-static void note_substitution(const char *compiler, const char *clang) {
+static void note_substitution(const char *compiler, const char *dir, const char *clang) {
   int created;
   sm_slot(&g_substitution_noted, compiler, &created);
-  if (created)
-    note_msg("'%s' is not clang %d (the plugin's compiler); analysing its entries with "
-             "'%s' and the same flags",
+  if (!created)
+    return;
+  char *found = resolve_program(compiler, dir);
+  if (!found)
+    note_msg("'%s' does not exist here (%s); analysing its entries with '%s' and the same "
+             "flags",
+             compiler, strchr(compiler, '/') ? "no such file" : "not found on PATH", clang);
+  else
+    note_msg("'%s' is not clang %d, the only compiler the plugin runs in (GCC cannot load "
+             "it); analysing its entries with '%s' and the same flags",
              compiler, SEQLINT_LLVM_MAJOR, clang);
+  free(found);
 }
 
 /* ---- compile_commands.json ------------------------------------------------- */
@@ -447,7 +455,7 @@ static int add_command(CXCompileCommand cmd, const cmd_options *o, jobvec *out,
     } else {
       const char *compiler = argv.v[skip];
       if (!compiler_matches(compiler, dir)) {
-        note_substitution(compiler, o->clang);
+        note_substitution(compiler, dir, o->clang);
         char *target = has_target(&argv) ? NULL : cross_target(compiler);
         strvec nv = {0};
         sv_push(&nv, o->clang);

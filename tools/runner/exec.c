@@ -77,8 +77,9 @@ static pid_t wait_child(pid_t pid, int *status) {
   }
 }
 
-char *capture_output(const char *const *argv, const char *dir) {
+char *run_capture(const char *const *argv, const char *dir, int with_stderr, int *status) {
   int fds[2];
+  *status = -1;
   if (pipe(fds) != 0)
     return NULL;
   int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -90,7 +91,7 @@ char *capture_output(const char *const *argv, const char *dir) {
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    child_setup(devnull, fds[1], devnull, dir);
+    child_setup(devnull, fds[1], with_stderr ? fds[1] : devnull, dir);
     execvp(argv[0], (char *const *)argv);
     _exit(127);
   }
@@ -114,12 +115,21 @@ char *capture_output(const char *const *argv, const char *dir) {
   }
   buf[len] = '\0';
   close(fds[0]);
-  int status;
-  if (wait_child(pid, &status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (wait_child(pid, status) < 0) {
     free(buf);
     return NULL;
   }
   return buf;
+}
+
+char *capture_output(const char *const *argv, const char *dir) {
+  int status;
+  char *out = run_capture(argv, dir, 0, &status);
+  if (out && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+    free(out);
+    return NULL;
+  }
+  return out;
 }
 
 /* The files the plugin writes for the runner, and reads in its second

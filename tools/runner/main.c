@@ -514,6 +514,8 @@ int main(int argc, char **argv) {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
 
+  if (probe_plugin(&jobs, &co) != 0)
+    goto done;
   tmpdir = jobs.n ? make_temp_dir() : NULL;
   int sig = run_jobs(&jobs, o.jobs, tmpdir);
   if (!sig)

@@ -260,6 +260,21 @@ char *make_temp_dir(void);
 int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir);
 /* Runs argv in dir and returns its stdout (NULL on failure). */
 char *capture_output(const char *const *argv, const char *dir);
+/* Runs argv in dir and returns its stdout, and its stderr too when
+ * with_stderr, whatever its exit status (stored in *status, a wait()
+ * status); NULL when it could not be run. */
+char *run_capture(const char *const *argv, const char *dir, int with_stderr, int *status);
+
+/* ---- probe.c --------------------------------------------------------- */
+
+/* Before any file is analysed: loads the plugin once into each compiler the
+ * pending jobs use, on an empty input, with the run's check list and each
+ * configuration file those jobs will read. A plugin that refuses them (a
+ * check glob that matches no check, no check enabled, a malformed
+ * .seqlint.yaml, a plugin built for another clang) would fail every file the
+ * same way: that is printed once and the run stops. Returns 0, or -1 after
+ * printing the error. */
+int probe_plugin(const jobvec *jobs, const cmd_options *co);
 
 /* ---- diag.c ---------------------------------------------------------- */
 
