@@ -122,9 +122,19 @@ private:
 
 class SeqlintTidyCheck : public ClangTidyCheck {
 public:
-  SeqlintTidyCheck(StringRef TidyName, StringRef SeqlintName,
+  SeqlintTidyCheck(StringRef TidyName, StringRef SeqlintName, bool DefaultOn,
                    ClangTidyContext *Context)
-      : ClangTidyCheck(TidyName, Context), SeqlintName(SeqlintName.str()) {}
+      : ClangTidyCheck(TidyName, Context), SeqlintName(SeqlintName.str()),
+        Runs(DefaultOn || namedIn(Context->getOptions().Checks, TidyName)) {}
+
+  /// The plugin's default set holds in clang-tidy too: `seqlint-*` (and any
+  /// other wildcard) enables the checks that are on by default, and a check
+  /// that is off by default runs only when the check list names it.
+  /// clang-tidy drops a check that is not supported for the language, so an
+  /// unnamed off-by-default check is never created.
+  bool isLanguageVersionSupported(const LangOptions &) const override {
+    return Runs;
+  }
 
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override {
@@ -201,7 +211,20 @@ private:
       diag(Loc, "%0", DiagnosticIDs::Note) << Text;
   }
 
+  /// Does the clang-tidy check list name Check itself, not through a
+  /// wildcard, in a positive entry? (A later negative entry that matches it
+  /// keeps clang-tidy from creating the check at all.)
+  static bool namedIn(const std::optional<std::string> &Checks,
+                      StringRef Check) {
+    if (!Checks)
+      return false;
+    SmallVector<StringRef, 16> Parts;
+    StringRef(*Checks).split(Parts, ',', -1, false);
+    return llvm::any_of(Parts, [&](StringRef P) { return P.trim() == Check; });
+  }
+
   std::string SeqlintName;
+  bool Runs;
   std::shared_ptr<TUState> State;
 };
 
@@ -211,10 +234,12 @@ public:
     for (const CheckInfo &I : allChecks()) {
       std::string SeqlintName = I.Name;
       std::string TidyName = "seqlint-" + SeqlintName;
+      bool DefaultOn = I.DefaultOn;
       CheckFactories.registerCheckFactory(
-          TidyName, [TidyName, SeqlintName](StringRef, ClangTidyContext *Context) {
+          TidyName, [TidyName, SeqlintName, DefaultOn](StringRef,
+                                                       ClangTidyContext *Context) {
             return std::make_unique<SeqlintTidyCheck>(TidyName, SeqlintName,
-                                                      Context);
+                                                      DefaultOn, Context);
           });
     }
   }
