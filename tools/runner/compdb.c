@@ -38,6 +38,39 @@ job_t *job_new(const char *display, const char *directory) {
   return j;
 }
 
+static int cmp_canonical(const void *a, const void *b) {
+  const job_t *x = *(job_t *const *)a, *y = *(job_t *const *)b;
+  int c = strcmp(x->display, y->display);
+  for (size_t i = 0; !c && i < x->args.n && i < y->args.n; i++)
+    c = strcmp(x->args.v[i], y->args.v[i]);
+  if (!c && x->args.n != y->args.n)
+    c = x->args.n < y->args.n ? -1 : 1;
+  if (!c) /* the same command twice: identical results either way */
+    c = x->index < y->index ? -1 : x->index > y->index;
+  return c;
+}
+
+void canonical_order(jobvec *jv) {
+  if (!jv->n)
+    return;
+  job_t **sorted = xmalloc(jv->n * sizeof *sorted);
+  memcpy(sorted, jv->v, jv->n * sizeof *sorted);
+  qsort(sorted, jv->n, sizeof *sorted, cmp_canonical);
+  for (size_t i = 0; i < jv->n; i++)
+    sorted[i]->rank = i;
+  free(sorted);
+}
+
+static int cmp_rank(const void *a, const void *b) {
+  const job_t *x = *(job_t *const *)a, *y = *(job_t *const *)b;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+void sort_by_rank(jobvec *jv) {
+  if (jv->n)
+    qsort(jv->v, jv->n, sizeof *jv->v, cmp_rank);
+}
+
 void job_fail(job_t *j, char *error) {
   j->state = JOB_FAILED;
   free(j->error);

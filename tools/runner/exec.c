@@ -146,12 +146,13 @@ static void push_plugin_files(const job_t *j, strvec *argv) {
 static int spawn_job(job_t *j, const char *tmpdir, int devnull) {
   free(j->dia_path);
   free(j->err_path);
-  j->dia_path = xasprintf("%s/%zu.dia", tmpdir, j->index);
-  j->err_path = xasprintf("%s/%zu.err", tmpdir, j->index);
+  j->dia_path = xasprintf("%s/%zu.dia", tmpdir, j->rank);
+  j->err_path = xasprintf("%s/%zu.err", tmpdir, j->rank);
   if (j->want_summary && !j->summary_path)
-    j->summary_path = xasprintf("%s/%zu.mp.json", tmpdir, j->index);
+    /* named by rank: the join reads them in name order, the canonical one */
+    j->summary_path = xasprintf("%s/%zu.mp.json", tmpdir, j->rank);
   if (j->want_summary && !j->counters_path)
-    j->counters_path = xasprintf("%s/%zu.counters", tmpdir, j->index);
+    j->counters_path = xasprintf("%s/%zu.counters", tmpdir, j->rank);
 
   strvec argv = {0};
   int placed = 0;

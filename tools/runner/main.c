@@ -301,7 +301,7 @@ static int run_join(jobvec *jobs, const cmd_options *co, const char *tmpdir, job
   sv_push(&j->args, "c");
   sv_push(&j->args, "/dev/null");
   jv_push(&one, j);
-  j->index = jobs->n; /* its temporary files apart from the compile jobs' */
+  j->index = j->rank = jobs->n; /* its temporary files apart from the compile jobs' */
   int sig = run_jobs(&one, 1, tmpdir);
   free(one.v);
   *out = j;
@@ -416,7 +416,7 @@ static int run_counter_round(jobvec *jobs, unsigned njobs, const char *tmpdir) {
     if (j->state != JOB_OK || !j->counters_path)
       continue;
     free(j->known_path);
-    j->known_path = xasprintf("%s/%zu.known", tmpdir, j->index);
+    j->known_path = xasprintf("%s/%zu.known", tmpdir, j->rank);
     known_ctx k = {&counters, NULL, 0};
     each_counter_line(j, write_known, &k);
     if (k.out && fclose(k.out) != 0) {
@@ -514,6 +514,7 @@ int main(int argc, char **argv) {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
 
+  canonical_order(&jobs);
   if (probe_plugin(&jobs, &co) != 0)
     goto done;
   tmpdir = jobs.n ? make_temp_dir() : NULL;
@@ -545,7 +546,12 @@ int main(int argc, char **argv) {
     goto done;
   }
 
-  /* Merge in job order (not completion order): the output does not depend on -j. */
+  /* Merge in the canonical order (not completion order, not the database's):
+   * the output depends neither on -j nor on the order of the entries. */
+  job_t **by_index = jobs.n ? xmalloc(jobs.n * sizeof *by_index) : NULL;
+  if (jobs.n)
+    memcpy(by_index, jobs.v, jobs.n * sizeof *by_index);
+  sort_by_rank(&jobs);
   size_t analysed = 0, failed = 0;
   int failed_join = 0;
   strmap ok_files = {0}, bad_files = {0};
@@ -619,9 +625,11 @@ int main(int argc, char **argv) {
     write_failed = 1;
   }
 
+  /* Errors in the order the files were given. */
   for (size_t i = 0; i < jobs.n; i++)
-    if (jobs.v[i]->state == JOB_FAILED)
-      err_msg("%s not analysed: %s", jobs.v[i]->display, jobs.v[i]->error);
+    if (by_index[i]->state == JOB_FAILED)
+      err_msg("%s not analysed: %s", by_index[i]->display, by_index[i]->error);
+  free(by_index);
   if (failed_join)
     err_msg("program-wide pairing failed: %s", join->error);
 

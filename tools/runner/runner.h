@@ -197,7 +197,10 @@ void coverage_print_summary(FILE *out, const run_coverage *rc);
 typedef enum { JOB_PENDING, JOB_RUNNING, JOB_OK, JOB_FAILED } job_state;
 
 typedef struct {
-  size_t index;
+  size_t index;    /* in the database (or command line) order: runs first */
+  size_t rank;     /* in an order that does not depend on the database's
+                      (main file, then arguments): summaries are named by
+                      it and results are merged in it (canonical_order()) */
   char *display;   /* main file, for progress and messages */
   char *directory; /* where the compiler runs */
   strvec args;     /* compiler command, without the .dia output */
@@ -230,6 +233,13 @@ typedef struct {
 } cmd_options;
 
 void jv_push(jobvec *jv, job_t *j);
+/* Sets every job's rank: its place when the jobs are sorted by main file,
+ * then by compile arguments. Findings, notes and fingerprints must not
+ * depend on the order of compile_commands.json (bear -- make -j writes it in
+ * completion order) or on -j. */
+void canonical_order(jobvec *jv);
+/* Sorts jv by rank. */
+void sort_by_rank(jobvec *jv);
 void job_free(job_t *j);
 job_t *job_new(const char *display, const char *directory);
 void job_fail(job_t *j, char *error); /* takes ownership */
