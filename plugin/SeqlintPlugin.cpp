@@ -27,7 +27,8 @@ namespace {
 
 const char *const ValidArgs =
     "checks=<globs>, config=<file>, summary=<file|dir>, join=<file|dir>, "
-    "counters=<file>, known-counters=<file>, help, no-werror, dump-events, stats";
+    "counters=<file>, known-counters=<file>, help, list-checks, no-werror, "
+    "dump-events, stats";
 
 /// Reports findings through clang's DiagnosticsEngine. Where clang can put a
 /// custom diagnostic into a -W group (22), findings are warnings in
@@ -164,6 +165,15 @@ protected:
           << From << Err;
       return std::make_unique<NullConsumer>();
     }
+    if (ListChecks) {
+      // As clang-tidy --list-checks prints them.
+      llvm::outs() << "Enabled checks:\n";
+      for (const std::string &Name : enabledChecks(O.Filter))
+        llvm::outs() << "    seqlint-" << Name << "\n";
+      llvm::outs() << "\n";
+      llvm::outs().flush();
+      return std::make_unique<NullConsumer>();
+    }
     O.DumpEvents = DumpEvents ? &llvm::errs() : nullptr;
     O.SummaryPath = SummaryPath;
     O.JoinPaths = JoinPaths;
@@ -225,6 +235,8 @@ protected:
         (Known ? KnownCountersPath : CountersPath) = Arg.str();
       } else if (Arg == "help") {
         printHelp(llvm::outs());
+      } else if (Arg == "list-checks") {
+        ListChecks = true;
       } else if (Arg == "no-werror") {
         NoWerror = true;
       } else if (Arg == "dump-events") {
@@ -268,6 +280,7 @@ private:
           "                  after the file: 'seqlint-stats: functions=N\n"
           "                  analysed=N write-sections=N(api=N,open=N) ...'\n"
           "  help            print this text\n"
+          "  list-checks     print the checks enabled (after .seqlint.yaml and checks=)\n"
           "checks (default on unless marked):\n";
     for (const CheckInfo &I : allChecks())
       OS << "  seqlint-" << I.Name << (I.DefaultOn ? "" : "  (off by default)")
@@ -280,6 +293,7 @@ private:
   std::string CountersPath, KnownCountersPath;
   std::vector<std::string> JoinPaths;
   bool NoWerror = false;
+  bool ListChecks = false; // print the enabled checks; analyse nothing
   bool DumpEvents = false;
   bool Stats = false;
 };

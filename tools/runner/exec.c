@@ -13,12 +13,55 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- progress line (stderr is a terminal only) ----------------------------- */
 
 static int g_progress;
 static int g_progress_shown;
+static int g_quiet;                /* -q: no progress of either kind */
+static double g_log_interval = 10; /* seconds between lines when not a terminal */
+static double g_log_last;          /* when the last line was printed */
+static double g_log_start;
+
+void set_progress(int quiet, double interval) {
+  g_quiet = quiet;
+  if (interval >= 0)
+    g_log_interval = interval;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Not a terminal (a CI log): a plain line now and then, so that a long run
+ * does not look hung. "[120/3400] 3.5%  eta 4m" */
+static void progress_log(size_t done, size_t total) {
+  if (g_quiet || g_progress || total < 2)
+    return;
+  double now = now_seconds();
+  if (now - g_log_last < g_log_interval)
+    return;
+  g_log_last = now;
+  double pct = 100.0 * (double)done / (double)total;
+  double elapsed = now - g_log_start;
+  char eta[32] = "";
+  if (done > 1 && elapsed > 0) {
+    double left = elapsed / (double)(done - 1) * (double)(total - done + 1);
+    if (left >= 3600)
+      snprintf(eta, sizeof eta, "  eta %.0fh%02.0fm", left / 3600,
+               (double)((long)left % 3600 / 60));
+    else if (left >= 60)
+      snprintf(eta, sizeof eta, "  eta %.0fm", left / 60);
+    else
+      snprintf(eta, sizeof eta, "  eta %.0fs", left);
+  }
+  fprintf(stderr, "%s: [%zu/%zu] %.1f%%%s\n", g_prog, done, total, pct, eta);
+  fflush(stderr);
+}
 
 static void progress_show(size_t done, size_t total, const char *name) {
   if (!g_progress)
@@ -384,7 +427,9 @@ int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir) {
   sigaddset(&waited, SIGHUP);
   sigprocmask(SIG_BLOCK, &waited, &old_mask);
 
-  g_progress = isatty(STDERR_FILENO);
+  g_progress = !g_quiet && isatty(STDERR_FILENO);
+  g_log_start = now_seconds();
+  g_log_last = g_log_start; /* the first line after one interval */
   size_t next = 0, started = 0, running = 0;
   job_t *finished = NULL; /* reaped, diagnostics not read yet */
   int finished_status = 0;
@@ -411,6 +456,7 @@ int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir) {
       if (j->state != JOB_PENDING)
         continue;
       progress_show(++started, total, j->display);
+      progress_log(started, total);
       if (spawn_job(j, tmpdir, devnull) == 0)
         running++;
     }

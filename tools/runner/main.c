@@ -11,6 +11,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,8 +36,11 @@ typedef struct {
   out_format format;
   unsigned jobs;
   int have_dashdash;
+  int quiet, list_checks;
+  double progress_interval; /* -1: default */
   strvec files;
   strvec extra;
+  strvec include, exclude; /* path globs */
 } options;
 
 static void usage(FILE *out) {
@@ -59,6 +63,15 @@ static void usage(FILE *out) {
           "  --write-baseline=<file>  record all current findings in <file>\n"
           "  --plugin=<path>          the plugin (default: $SEQLINT_PLUGIN, else\n"
           "                           <dir of seqlint>/../lib/seqlint.so)\n"
+          "  --include=<glob>         analyse only the files whose path matches <glob>\n"
+          "                           ('*' matches '/' too; repeatable)\n"
+          "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
+          "                           (repeatable; applied after --include)\n"
+          "  --list-checks            list the checks that --checks and .seqlint.yaml\n"
+          "                           enable, and exit\n"
+          "  -q, --quiet              no progress output\n"
+          "  --progress-interval=<s>  when stderr is not a terminal, a progress line\n"
+          "                           every <s> seconds (default 10; 0: every file)\n"
           "  -h, --help               show this help\n"
           "  --version                show the version\n"
           "\n"
@@ -121,6 +134,14 @@ static int parse_options(int argc, char **argv, options *o) {
       printf("seqlint %s (LLVM %d)\n", SEQLINT_VERSION, SEQLINT_LLVM_MAJOR);
       return 1;
     }
+    if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+      o->quiet = 1;
+      continue;
+    }
+    if (strcmp(a, "--list-checks") == 0) {
+      o->list_checks = 1;
+      continue;
+    }
     if (a[0] != '-' || a[1] == '\0') {
       sv_push(&o->files, a);
       continue;
@@ -133,7 +154,8 @@ static int parse_options(int argc, char **argv, options *o) {
                 {"--baseline", 'b'},      {"--write-baseline", 'w'},
                 {"--plugin", 'P'},        {"--jobs", 'j'},
                 {"-j", 'j'},              {"-p", 'p'},
-                {"-o", 'o'}};
+                {"-o", 'o'},              {"--include", 'I'},
+                {"--exclude", 'X'},       {"--progress-interval", 'T'}};
     int id = 0, r = 0;
     for (size_t k = 0; k < sizeof opts / sizeof *opts && !id; k++) {
       r = opt_value(argv, argc, &i, opts[k].name, &v);
@@ -160,6 +182,19 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'w': o->write_baseline = v; break;
     case 'P': o->plugin = v; break;
     case 'p': o->build_dir = v; break;
+    case 'I': sv_push(&o->include, v); break;
+    case 'X': sv_push(&o->exclude, v); break;
+    case 'T': {
+      char *end = NULL;
+      errno = 0;
+      double t = strtod(v, &end);
+      if (*end || errno || !(t >= 0) || t > 86400) {
+        usage_error("invalid progress interval '%s' (expected seconds, 0 to 86400)", v);
+        return 2;
+      }
+      o->progress_interval = t;
+      break;
+    }
     case 'f':
       if (strcmp(v, "text") == 0)
         o->format = FMT_TEXT;
@@ -185,7 +220,7 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     }
   }
-  if (!o->build_dir && o->files.n == 0) {
+  if (!o->build_dir && o->files.n == 0 && !o->list_checks) {
     usage_error("%s", "no input files (give files, or -p <build dir>)");
     return 2;
   }
@@ -442,9 +477,46 @@ static int run_counter_round(jobvec *jobs, unsigned njobs, const char *tmpdir) {
   return run_jobs(jobs, njobs, tmpdir);
 }
 
+/* --include/--exclude: fnmatch() globs (no FNM_PATHNAME: '*' matches '/')
+ * against the file as displayed and as an absolute path. A file left out is
+ * not a job: not compiled, not counted, not "not analysed". */
+static int path_matches(const strvec *globs, const char *display, const char *abs) {
+  for (size_t i = 0; i < globs->n; i++)
+    if (fnmatch(globs->v[i], display, 0) == 0 || fnmatch(globs->v[i], abs, 0) == 0)
+      return 1;
+  return 0;
+}
+
+static void filter_jobs(jobvec *jobs, const strvec *include, const strvec *exclude) {
+  if (!include->n && !exclude->n)
+    return;
+  size_t kept = 0, dropped = 0;
+  for (size_t i = 0; i < jobs->n; i++) {
+    job_t *j = jobs->v[i];
+    char *abs = path_canonical(NULL, j->display);
+    int keep = (!include->n || path_matches(include, j->display, abs)) &&
+               !path_matches(exclude, j->display, abs);
+    free(abs);
+    if (keep) {
+      j->index = kept;
+      jobs->v[kept++] = j;
+    } else {
+      job_free(j);
+      dropped++;
+    }
+  }
+  jobs->n = kept;
+  if (dropped)
+    note_msg("%zu %s left out by --include/--exclude", dropped,
+             plural(dropped, "file", "files"));
+  if (!kept)
+    err_msg("no file left to analyse after --include/--exclude");
+}
+
 int main(int argc, char **argv) {
   options o = {0};
   o.format = FMT_TEXT;
+  o.progress_interval = -1;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   o.jobs = ncpu > 0 ? (unsigned)(ncpu > 4096 ? 4096 : ncpu) : 1;
 
@@ -459,6 +531,8 @@ int main(int argc, char **argv) {
   if (rc) {
     sv_free(&o.files);
     sv_free(&o.extra);
+    sv_free(&o.include);
+    sv_free(&o.exclude);
     if (rc == 1 && (fflush(stdout) != 0 || ferror(stdout))) {
       err_msg("cannot write to standard output: %s", strerror(errno));
       return 2;
@@ -506,6 +580,11 @@ int main(int argc, char **argv) {
   co.clang = env_clang && env_clang[0] ? env_clang : SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang";
   co.extra_args = o.extra;
 
+  if (o.list_checks) {
+    exit_code = list_checks(&co) == 0 ? 0 : 2;
+    goto done;
+  }
+
   if (o.build_dir) {
     if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs, &db) != 0)
       goto done;
@@ -513,6 +592,10 @@ int main(int argc, char **argv) {
   } else {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
+  filter_jobs(&jobs, &o.include, &o.exclude);
+  if (!jobs.n && (o.include.n || o.exclude.n))
+    goto done; /* a filter that leaves nothing is a mistake: exit 2 */
+  set_progress(o.quiet, o.progress_interval);
 
   canonical_order(&jobs);
   if (probe_plugin(&jobs, &co) != 0)
@@ -670,6 +753,8 @@ done:
   free(config);
   sv_free(&o.files);
   sv_free(&o.extra);
+  sv_free(&o.include);
+  sv_free(&o.exclude);
   if (fflush(stdout) != 0 && exit_code != 2) {
     err_msg("cannot write to standard output: %s", strerror(errno));
     exit_code = 2;

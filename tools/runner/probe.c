@@ -138,3 +138,36 @@ int probe_plugin(const jobvec *jobs, const cmd_options *co) {
   sm_free(&configs, free);
   return rc;
 }
+
+int list_checks(const cmd_options *co) {
+  strmap configs = {0};
+  const char *config = co->config ? co->config : config_for_dir(cwd_path(), &configs);
+  strvec argv = {0};
+  sv_push(&argv, co->clang);
+  sv_push(&argv, "-fsyntax-only");
+  sv_push(&argv, "-fno-crash-diagnostics");
+  sv_push_own(&argv, xasprintf("-fplugin=%s", co->plugin));
+  sv_push(&argv, "-fplugin-arg-seqlint-list-checks");
+  if (co->checks)
+    sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-checks=%s", co->checks));
+  if (config[0])
+    sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-config=%s", config));
+  sv_push(&argv, "-x");
+  sv_push(&argv, "c");
+  sv_push(&argv, "/dev/null");
+  int status;
+  char *out = run_capture((const char *const *)sv_argv(&argv), NULL, 1, &status);
+  int rc = -1;
+  if (!out) {
+    err_msg("cannot run '%s': %s", co->clang, strerror(errno));
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(out, "Enabled checks:")) {
+    fputs(strstr(out, "Enabled checks:"), stdout);
+    rc = 0;
+  } else if (!print_plugin_errors(out)) {
+    err_msg("'%s' could not list the checks of the plugin '%s':\n%s", co->clang, co->plugin, out);
+  }
+  free(out);
+  sv_free(&argv);
+  sm_free(&configs, free);
+  return rc;
+}

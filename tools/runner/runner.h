@@ -268,6 +268,10 @@ char *make_temp_dir(void);
  * files in tmpdir (NULL: every job fails). Returns 0, or the signal number
  * that interrupted the run. */
 int run_jobs(jobvec *jv, unsigned jobs, const char *tmpdir);
+/* Progress: on a terminal a line rewritten in place; otherwise a plain line
+ * every `interval` seconds (negative: keep the default, 10 s; 0: every
+ * file). quiet: neither. */
+void set_progress(int quiet, double interval);
 /* Runs argv in dir and returns its stdout (NULL on failure). */
 char *capture_output(const char *const *argv, const char *dir);
 /* Runs argv in dir and returns its stdout, and its stderr too when
@@ -285,6 +289,10 @@ char *run_capture(const char *const *argv, const char *dir, int with_stderr, int
  * same way: that is printed once and the run stops. Returns 0, or -1 after
  * printing the error. */
 int probe_plugin(const jobvec *jobs, const cmd_options *co);
+/* --list-checks: the checks the plugin enables with --checks and the
+ * configuration (--config, else the .seqlint.yaml above the current
+ * directory), printed on stdout. 0, or -1 after printing the error. */
+int list_checks(const cmd_options *co);
 
 /* ---- diag.c ---------------------------------------------------------- */
 
