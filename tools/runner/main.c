@@ -28,6 +28,13 @@
 #ifndef SEQLINT_LLVM_MAJOR
 #define SEQLINT_LLVM_MAJOR 19
 #endif
+/* The installed plugin relative to the installed runner's directory
+ * (CMake: bindir -> SEQLINT_INSTALL_PLUGINDIR/seqlint.so). */
+#ifndef SEQLINT_PLUGIN_RELPATH
+#define SEQLINT_PLUGIN_RELPATH "../lib/seqlint/seqlint.so"
+#endif
+/* The plugin relative to the runner in a build tree (build/bin, build/lib). */
+#define SEQLINT_PLUGIN_BUILD_RELPATH "../lib/seqlint.so"
 
 typedef struct {
   const char *build_dir;
@@ -53,16 +60,18 @@ static void usage(FILE *out) {
           "Options:\n"
           "  -p <dir>                 analyse the entries of <dir>/compile_commands.json\n"
           "                           (all of them, or those of the given files)\n"
-          "  -j <n>                   run <n> compilers at a time (default: online CPUs)\n"
+          "  -j, --jobs <n>           run <n> compilers at a time (default: online CPUs)\n"
           "  --checks=<globs>         checks to run, as a clang-tidy glob list\n"
           "                           (passed to the plugin as -fplugin-arg-seqlint-checks)\n"
           "  --config=<file>          configuration file instead of the .seqlint.yaml lookup\n"
           "  --format=<format>        text (default), json or sarif\n"
-          "  -o <file>                write the findings to <file> (default: standard output)\n"
+          "  -o, --output <file>      write the findings to <file> (default: standard output)\n"
           "  --baseline=<file>        do not report the findings recorded in <file>\n"
           "  --write-baseline=<file>  record all current findings in <file>\n"
           "  --plugin=<path>          the plugin (default: $SEQLINT_PLUGIN, else\n"
-          "                           <dir of seqlint>/../lib/seqlint.so)\n"
+          "                           <dir of seqlint>/" SEQLINT_PLUGIN_RELPATH "\n"
+          "                           when installed, <dir of seqlint>/" SEQLINT_PLUGIN_BUILD_RELPATH "\n"
+          "                           in a build tree)\n"
           "  --include=<glob>         analyse only the files whose path matches <glob>\n"
           "                           ('*' matches '/' too; repeatable)\n"
           "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
@@ -227,7 +236,15 @@ static int parse_options(int argc, char **argv, options *o) {
   return 0;
 }
 
-/* --plugin, else $SEQLINT_PLUGIN, else <dir of this executable>/../lib/seqlint.so */
+static int is_readable_file(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0;
+}
+
+/* --plugin, else $SEQLINT_PLUGIN, else next to this executable: the installed
+ * layout (<bindir>/SEQLINT_PLUGIN_RELPATH), else the build tree's
+ * (build/bin/../lib/seqlint.so). Relative to the executable, so that an
+ * installed tree works wherever it is (a DESTDIR, a moved prefix). */
 static char *resolve_plugin(const char *opt) {
   char *candidate = NULL;
   const char *how;
@@ -250,8 +267,25 @@ static char *resolve_plugin(const char *opt) {
     char *slash = strrchr(buf, '/');
     if (slash)
       *slash = '\0';
-    candidate = xasprintf("%s/../lib/seqlint.so", buf);
-    how = "default location";
+    char *rel_installed = xasprintf("%s/%s", buf, SEQLINT_PLUGIN_RELPATH);
+    char *rel_built = xasprintf("%s/%s", buf, SEQLINT_PLUGIN_BUILD_RELPATH);
+    char *installed = path_canonical(NULL, rel_installed);
+    char *built = path_canonical(NULL, rel_built);
+    free(rel_installed);
+    free(rel_built);
+    char *abs = NULL;
+    if (is_readable_file(installed))
+      abs = xstrdup(installed);
+    else if (is_readable_file(built))
+      abs = xstrdup(built);
+    else
+      err_msg("plugin not found next to the runner: neither '%s' (installed) nor '%s' (build "
+              "tree) is a readable file; install it with the runner (cmake --install), build it "
+              "(cmake --build build), or pass --plugin=PATH or set SEQLINT_PLUGIN",
+              installed, built);
+    free(installed);
+    free(built);
+    return abs;
   }
   char *abs = path_canonical(NULL, candidate);
   struct stat st;
