@@ -1,6 +1,7 @@
 # What `cmake --install` puts where, besides the targets (the runner, the
 # plugin and the clang-tidy module install themselves; runtime/ installs the
-# headers, seqlint-runtime.pc and the seqlint-runtime CMake package).
+# headers, seqlint-runtime.pc and the seqlint-runtime CMake package), and the
+# Debian package (`cmake --build build --target package`, CPack DEB).
 #
 #   <bindir>/seqlint                          the runner
 #   <libdir>/seqlint/seqlint.so               the plugin (SEQLINT_INSTALL_PLUGINDIR)
@@ -86,3 +87,58 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/cmake/seqlint-config-versio
 install(FILES ${CMAKE_BINARY_DIR}/cmake/seqlint-config.cmake
               ${CMAKE_BINARY_DIR}/cmake/seqlint-config-version.cmake
   DESTINATION ${SEQLINT_INSTALL_CMAKEDIR} COMPONENT ${SEQLINT_COMPONENT})
+
+# --- Debian package (CPack DEB) -----------------------------------------------
+#   cmake --build build --target package    -> build/seqlint_<version>_<arch>.deb
+#   apt install ./build/seqlint_*.deb
+# Installed under /usr with the layout above (GNUInstallDirs of the configured
+# prefix: lib/seqlint/ for the default /usr/local, lib/<multiarch>/seqlint/
+# when configured with -DCMAKE_INSTALL_PREFIX=/usr).
+set(SEQLINT_PACKAGE_MAINTAINER "seqlint maintainers <seqlint@example.invalid>" CACHE STRING
+  "Maintainer field of the Debian package (set it when you publish the package)")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME seqlint)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "${SEQLINT_PACKAGE_MAINTAINER}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "find seqcount and memory-barrier misuse in C at compile time")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
+seqlint is a clang plugin, a clang-tidy module and a codebase runner that
+report seqcount and barrier bugs: a writer without smp_wmb() after the odd
+increment, a reader that never retries, a write section left open on an
+error path, a barrier of the wrong kind. The runner analyses a compilation
+database and writes text, JSON or SARIF; the package also ships a reference
+C11 seqcount runtime (headers, pkg-config and CMake files).
+.
+This build is for clang ${SEQLINT_LLVM_MAJOR}: load the plugin into
+clang-${SEQLINT_LLVM_MAJOR} and the module into clang-tidy-${SEQLINT_LLVM_MAJOR}.")
+set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/seqlint/seqlint")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # seqlint_<version>_<arch>.deb
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+# Dependencies. The shared libraries the runner links (libclang, jansson,
+# libc) and those of the plugin and module (libstdc++) come from
+# dpkg-shlibdeps (dpkg-dev) when it is there, with their versions; the
+# fallback names the same packages without versions. The plugin's clang and
+# clang-tidy symbols are not linked: they come from the clang that loads it,
+# so clang-N is a dependency of its own (the runner also runs it), and
+# clang-tidy-N, needed for the module only, a recommendation.
+find_program(SEQLINT_DPKG_SHLIBDEPS dpkg-shlibdeps)
+set(_seqlint_deps "clang-${SEQLINT_LLVM_MAJOR}")
+if(SEQLINT_DPKG_SHLIBDEPS)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+else()
+  message(STATUS "seqlint: dpkg-shlibdeps not found (Debian: dpkg-dev); the .deb's "
+    "library dependencies are listed without versions")
+  string(APPEND _seqlint_deps ", libclang1-${SEQLINT_LLVM_MAJOR}, libjansson4, libc6, "
+    "libstdc++6, libgcc-s1")
+endif()
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_seqlint_deps}")
+if(TARGET seqlint-tidy)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-${SEQLINT_LLVM_MAJOR}")
+endif()
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pkg-config, cmake")
+# The package holds what `cmake --install` installs, every component.
+set(CPACK_DEB_COMPONENT_INSTALL OFF)
+include(CPack)
