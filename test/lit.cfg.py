@@ -101,6 +101,26 @@ if os.path.exists(config.runner):
 if os.path.exists(getattr(config, "metamorph", "")):
     config.available_features.add("metamorph")
 
+# Installing and packaging (test/tools/install.test, deb.test): the CMake
+# that configured the tree, its cpack, and the installed layout relative to
+# the prefix. deb-tools: cpack can make a .deb, and dpkg-deb and apt-get can
+# read it. deb-apt-install (opt-in, root, changes the system: it installs and
+# then purges the seqlint package): SEQLINT_DEB_INSTALL=1, as .ci/run sets.
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%cpack", config.cpack))
+config.substitutions.append(("%seqlint_version", config.seqlint_version))
+config.substitutions.append(("%llvm_major", config.llvm_version))
+for name in ("bindir", "libdir", "plugindir", "includedir", "mandir", "docdir"):
+    config.substitutions.append(("%%install_%s" % name, getattr(config, "install_" + name)))
+if os.path.exists(config.cpack) and shutil.which("dpkg-deb") and shutil.which("apt-get"):
+    config.available_features.add("deb-tools")
+if (os.environ.get("SEQLINT_DEB_INSTALL") == "1" and hasattr(os, "geteuid")
+        and os.geteuid() == 0 and "deb-tools" in config.available_features):
+    config.available_features.add("deb-apt-install")
+for tool in ("groff", "man", "pkg-config", "gzip"):
+    if shutil.which(tool):
+        config.available_features.add(tool)
+
 # The LLVM major the tree was built against (llvm-19, llvm-22), and what the
 # compile checks in cmake/SeqlintCompat.cmake found: custom-diag-groups means
 # the plugin's findings are in -Wuser-defined-warnings and -W flags apply.
