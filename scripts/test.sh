@@ -10,6 +10,9 @@
 # (default 1: test/tools/real-world-quick.test runs the library targets of
 # tools/real-world/ in their --quick mode, which fetches Debian source
 # packages; 0 skips it, e.g. offline).
+# SEQLINT_DEB_INSTALL (default 0; .ci/run sets 1): 1 makes
+# test/tools/deb-apt-install.test install the seqlint .deb with apt, run it and
+# purge it (as root; it changes the system).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
