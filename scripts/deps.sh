@@ -15,6 +15,12 @@ if [ "${1:-}" = "--bench" ]; then
 	PKGS="$PKGS libck-dev libdpdk-dev"
 fi
 
+# npm, for the SARIF Multitool check (test/tools/sarif-help.test), unless a
+# Node.js installation already provides it.
+if ! command -v npm >/dev/null 2>&1; then
+	PKGS="$PKGS npm"
+fi
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

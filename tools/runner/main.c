@@ -40,6 +40,7 @@ typedef struct {
   const char *build_dir;
   const char *checks, *config, *plugin;
   const char *output, *baseline, *write_baseline;
+  const char *source_root, *help_uri_base;
   out_format format;
   unsigned jobs;
   int have_dashdash;
@@ -72,6 +73,9 @@ static void usage(FILE *out) {
           "                           <dir of seqlint>/" SEQLINT_PLUGIN_RELPATH "\n"
           "                           when installed, <dir of seqlint>/" SEQLINT_PLUGIN_BUILD_RELPATH "\n"
           "                           in a build tree)\n"
+          "  --source-root=<dir>      SARIF: %%SRCROOT%% and the base of relative file\n"
+          "                           URIs (default: the current directory)\n"
+          "  --help-uri-base=<url>    SARIF: rules' helpUri is <url><check>.md\n"
           "  --include=<glob>         analyse only the files whose path matches <glob>\n"
           "                           ('*' matches '/' too; repeatable)\n"
           "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
@@ -164,7 +168,9 @@ static int parse_options(int argc, char **argv, options *o) {
                 {"--plugin", 'P'},        {"--jobs", 'j'},
                 {"-j", 'j'},              {"-p", 'p'},
                 {"-o", 'o'},              {"--include", 'I'},
-                {"--exclude", 'X'},       {"--progress-interval", 'T'}};
+                {"--exclude", 'X'},       {"--progress-interval", 'T'},
+                {"--source-root", 'R'},   {"--sarif-root", 'R'},
+                {"--help-uri-base", 'U'}};
     int id = 0, r = 0;
     for (size_t k = 0; k < sizeof opts / sizeof *opts && !id; k++) {
       r = opt_value(argv, argc, &i, opts[k].name, &v);
@@ -192,6 +198,8 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'P': o->plugin = v; break;
     case 'p': o->build_dir = v; break;
     case 'I': sv_push(&o->include, v); break;
+    case 'R': o->source_root = v; break;
+    case 'U': o->help_uri_base = v; break;
     case 'X': sv_push(&o->exclude, v); break;
     case 'T': {
       char *end = NULL;
@@ -575,7 +583,7 @@ int main(int argc, char **argv) {
   }
 
   int exit_code = 2;
-  char *plugin = NULL, *config = NULL;
+  char *plugin = NULL, *config = NULL, *source_root = NULL;
   FILE *out = NULL;
   atomic_out ao = {0}; /* -o FILE: a temporary file renamed at the end */
   const char *out_name = o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
@@ -613,6 +621,17 @@ int main(int argc, char **argv) {
   const char *env_clang = getenv("SEQLINT_CLANG");
   co.clang = env_clang && env_clang[0] ? env_clang : SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang";
   co.extra_args = o.extra;
+
+  if (o.source_root) {
+    struct stat st;
+    source_root = realpath(o.source_root, NULL);
+    if (!source_root || stat(source_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      err_msg("--source-root '%s': %s", o.source_root,
+              source_root ? "is not a directory" : strerror(errno));
+      goto done;
+    }
+  }
+  set_sarif_options(source_root, o.help_uri_base);
 
   if (o.list_checks) {
     exit_code = list_checks(&co) == 0 ? 0 : 2;
@@ -785,6 +804,7 @@ done:
   source_cache_free();
   free(plugin);
   free(config);
+  free(source_root);
   sv_free(&o.files);
   sv_free(&o.extra);
   sv_free(&o.include);

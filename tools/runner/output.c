@@ -10,8 +10,19 @@
 #define SEQLINT_VERSION "0.0.0"
 #endif
 
+#ifndef SEQLINT_HELP_URI_BASE
+#define SEQLINT_HELP_URI_BASE "https://github.com/seqlint/seqlint/blob/main/docs/checks/"
+#endif
+
 static const char k_info_uri[] = "https://github.com/seqlint/seqlint";
-static const char k_help_uri_fmt[] = "https://github.com/seqlint/seqlint/blob/main/docs/checks/%s.md";
+static const char *g_help_uri_base = SEQLINT_HELP_URI_BASE;
+static const char *g_source_root; /* absolute, canonical; NULL: the cwd */
+
+void set_sarif_options(const char *source_root, const char *help_uri_base) {
+  g_source_root = source_root;
+  if (help_uri_base)
+    g_help_uri_base = help_uri_base;
+}
 
 /* ---- text ------------------------------------------------------------------ */
 
@@ -158,14 +169,27 @@ static char *uri_encode(const char *path) {
   return out;
 }
 
-/* artifactLocation: relative to %SRCROOT% (the current directory) when the
- * file is inside it, else an absolute file:// URI. NULL for "<built-in>". */
+/* artifactLocation: relative to %SRCROOT% (--source-root, else the current
+ * directory) when the file is inside it, else an absolute file:// URI. NULL
+ * for "<built-in>". `file` is as displayed: relative to the current
+ * directory, or absolute. */
 static json_t *artifact_location(const char *file) {
   if (!file[0] || file[0] == '<')
     return NULL;
   json_t *o = json_object();
-  char *enc = uri_encode(file);
-  if (file[0] == '/') {
+  char *abs = NULL;
+  const char *rel = NULL, *path = file;
+  if (g_source_root) {
+    abs = path_canonical(NULL, file);
+    size_t n = strlen(g_source_root);
+    if (strncmp(abs, g_source_root, n) == 0 && (abs[n] == '/' || n == 1))
+      rel = abs + (n == 1 ? 1 : n + 1);
+    path = abs;
+  } else if (file[0] != '/') {
+    rel = file;
+  }
+  char *enc = uri_encode(rel ? rel : path);
+  if (!rel) {
     char *uri = xasprintf("file://%s", enc);
     json_object_set_new(o, "uri", json_str(uri));
     free(uri);
@@ -174,7 +198,90 @@ static json_t *artifact_location(const char *file) {
     json_object_set_new(o, "uriBaseId", json_string("SRCROOT"));
   }
   free(enc);
+  free(abs);
   return o;
+}
+
+static const char *check_doc_of(const char *name) {
+  for (size_t i = 0; i < g_num_check_docs; i++)
+    if (strcmp(g_check_docs[i].name, name) == 0)
+      return g_check_docs[i].markdown;
+  return NULL;
+}
+
+/* The markdown of a check's document for a SARIF viewer, which has no
+ * repository around it: relative links ("mp-missing-barrier.md",
+ * "../integration.md#x") are made absolute against the help URI base. */
+static char *help_markdown(const char *md) {
+  size_t cap = strlen(md) * 2 + 64, o = 0;
+  char *out = xmalloc(cap);
+  size_t base_len = strlen(g_help_uri_base);
+  for (const char *p = md; *p;) {
+    if (p[0] == ']' && p[1] == '(') {
+      const char *t = p + 2;
+      int absolute = strncmp(t, "http://", 7) == 0 || strncmp(t, "https://", 8) == 0 ||
+                     strncmp(t, "mailto:", 7) == 0 || t[0] == '#' || t[0] == '/';
+      if (o + base_len + 3 >= cap)
+        out = xrealloc(out, cap = cap * 2 + base_len);
+      out[o++] = ']';
+      out[o++] = '(';
+      if (!absolute) {
+        memcpy(out + o, g_help_uri_base, base_len);
+        o += base_len;
+      }
+      p = t;
+      continue;
+    }
+    if (o + 2 >= cap)
+      out = xrealloc(out, cap *= 2);
+    out[o++] = *p++;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/* Plain text of the markdown: emphasis and code marks dropped, a link shown
+ * as its text followed by its target in parentheses. */
+static char *help_text(const char *md) {
+  size_t cap = strlen(md) + 1, o = 0;
+  char *out = xmalloc(cap);
+  for (const char *p = md; *p;) {
+    if (p[0] == '*' && p[1] == '*') {
+      p += 2;
+      continue;
+    }
+    if (p[0] == '`') {
+      p++;
+      continue;
+    }
+    if (p[0] == '[') { /* [text](target) → text (target) */
+      const char *close = strchr(p, ']');
+      const char *nl = strchr(p, '\n');
+      if (close && close[1] == '(' && (!nl || close < nl)) {
+        const char *end = strchr(close, ')');
+        if (end) {
+          size_t tlen = (size_t)(close - p - 1), ulen = (size_t)(end - close - 2);
+          if (o + tlen + ulen + 4 >= cap)
+            out = xrealloc(out, cap = cap * 2 + tlen + ulen + 4);
+          for (size_t i = 0; i < tlen; i++)
+            if (p[1 + i] != '`')
+              out[o++] = p[1 + i];
+          out[o++] = ' ';
+          out[o++] = '(';
+          memcpy(out + o, close + 2, ulen);
+          o += ulen;
+          out[o++] = ')';
+          p = end + 1;
+          continue;
+        }
+      }
+    }
+    if (o + 2 >= cap)
+      out = xrealloc(out, cap *= 2);
+    out[o++] = *p++;
+  }
+  out[o] = '\0';
+  return out;
 }
 
 static json_t *region(unsigned line, unsigned col, unsigned end_line, unsigned end_col) {
@@ -211,12 +318,27 @@ static json_t *make_rule(const char *name, const char *short_desc, const char *f
   json_t *r = json_object();
   char *id = xasprintf("seqlint-%s", name);
   char *camel = check_camel_case(name);
-  char *help = xasprintf(k_help_uri_fmt, name);
+  char *help = xasprintf("%s%s.md", g_help_uri_base, name);
   json_object_set_new(r, "id", json_str(id));
   json_object_set_new(r, "name", json_str(camel));
   json_object_set_new(r, "shortDescription", message(short_desc));
   json_object_set_new(r, "fullDescription", message(full_desc));
   json_object_set_new(r, "helpUri", json_str(help));
+  /* help: the check's document (GitHub code scanning shows the markdown). */
+  const char *doc = check_doc_of(name);
+  json_t *h = json_object();
+  if (doc) {
+    char *md = help_markdown(doc), *text = help_text(doc);
+    json_object_set_new(h, "text", json_str(text));
+    json_object_set_new(h, "markdown", json_str(md));
+    free(md);
+    free(text);
+  } else { /* a check newer than this runner: its description and link */
+    char *text = xasprintf("%s See %s.", full_desc, help);
+    json_object_set_new(h, "text", json_str(text));
+    free(text);
+  }
+  json_object_set_new(r, "help", h);
   json_t *cfg = json_object();
   json_object_set_new(cfg, "level", json_string("warning"));
   json_object_set_new(r, "defaultConfiguration", cfg);
@@ -395,7 +517,7 @@ int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_covera
   json_object_set_new(tool, "driver", driver);
 
   json_t *srcroot = json_object();
-  char *enc = uri_encode(cwd_path());
+  char *enc = uri_encode(g_source_root ? g_source_root : cwd_path());
   char *root_uri = xasprintf("file://%s%s", enc, ends_with(enc, "/") ? "" : "/");
   json_object_set_new(srcroot, "uri", json_str(root_uri));
   free(enc);

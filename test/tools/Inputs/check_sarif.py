@@ -7,8 +7,8 @@ Python standard library (no schema download, no jsonschema package):
 
   - top level: "version" == "2.1.0", "runs" a non-empty array, "$schema" a
     string naming SARIF 2.1.0 when present;
-  - each run: tool.driver.name, rules with unique string ids, rule fields of
-    the right shape (descriptions have "text", defaultConfiguration.level in
+  - each run: tool.driver.name, rules with unique string ids and a help text
+    (GitHub code scanning requires it), rule fields of the right shape (descriptions have "text", defaultConfiguration.level in
     the level enum); originalUriBaseIds URIs end with "/";
   - each result: message.text, a ruleId that names a rule of the driver
     (ruleIndex, when present, points at that rule), level in
@@ -154,13 +154,19 @@ class Checker:
         self.string(value["id"], path + ".id")
         if "name" in value:
             self.string(value["name"], path + ".name")
-        for key in ("shortDescription", "fullDescription"):
+        # help (text, and markdown when present): GitHub code scanning needs
+        # it on every rule (the SARIF Multitool's GH2012).
+        if "help" not in value:
+            self.error(path, "needs \"help\" (GitHub code scanning requires it)")
+        for key in ("shortDescription", "fullDescription", "help"):
             if key in value:
                 if self.obj(value[key], path + "." + key):
                     if "text" not in value[key]:
                         self.error(path + "." + key, "needs \"text\"")
                     else:
                         self.string(value[key]["text"], path + "." + key + ".text")
+                    if "markdown" in value[key]:
+                        self.string(value[key]["markdown"], path + "." + key + ".markdown")
         if "helpUri" in value:
             self.uri(value["helpUri"], path + ".helpUri")
         if "defaultConfiguration" in value:
