@@ -50,6 +50,17 @@ if(SEQLINT_GZIP)
 else()
   set(SEQLINT_MAN ${SEQLINT_MAN_SRC})
 endif()
+# scripts/seqlint-cc, the kernel's CHECK= wrapper, with the clang of this
+# build's major as its default.
+file(READ ${PROJECT_SOURCE_DIR}/scripts/seqlint-cc SEQLINT_CC_TEXT)
+string(REPLACE "clang=\${SEQLINT_CLANG:-clang-19}" "clang=\${SEQLINT_CLANG:-clang-${SEQLINT_LLVM_MAJOR}}"
+  SEQLINT_CC_TEXT "${SEQLINT_CC_TEXT}")
+file(WRITE ${CMAKE_BINARY_DIR}/scripts/seqlint-cc "${SEQLINT_CC_TEXT}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/scripts/seqlint-cc)
+install(PROGRAMS ${CMAKE_BINARY_DIR}/scripts/seqlint-cc
+  DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${SEQLINT_COMPONENT})
+
 install(FILES ${SEQLINT_MAN}
   DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ${SEQLINT_COMPONENT})
 
