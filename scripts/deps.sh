@@ -2,8 +2,16 @@
 # Install what seqlint needs to build and test, on Debian 12, as root.
 # Only packages that are missing are installed; nothing else is downloaded.
 #   scripts/deps.sh            build + test dependencies
+#   scripts/deps.sh --run      only what building and running seqlint needs
+#                              (the quick start): LLVM 19, jansson, CMake, Ninja
 #   scripts/deps.sh --bench    also the benchmark peers (Concurrency Kit, DPDK)
 set -eu
+
+if [ "${1:-}" = "--run" ]; then
+	RUN_ONLY=1
+else
+	RUN_ONLY=0
+fi
 
 PKGS="clang-19 llvm-19-dev libclang-19-dev llvm-19-tools clang-tidy-19 libclang-rt-19-dev
 clang-22 llvm-22-dev libclang-22-dev llvm-22-tools clang-tidy-22 libclang-rt-22-dev
@@ -19,6 +27,9 @@ fi
 # Node.js installation already provides it.
 if ! command -v npm >/dev/null 2>&1; then
 	PKGS="$PKGS npm"
+fi
+if [ "$RUN_ONLY" = 1 ]; then
+	PKGS="clang-19 llvm-19-dev libclang-19-dev libjansson-dev cmake ninja-build pkg-config"
 fi
 
 missing=""
