@@ -128,7 +128,40 @@ std::optional<FixItHint> Check::insertAfterStatement(const FunctionTrace &T,
   SourceLocation After = Lexer::findLocationAfterToken(End, tok::semi, SM, LO, false);
   if (After.isInvalid())
     return std::nullopt;
-  return FixItHint::CreateInsertion(After, ("\n" + indentOf(Begin) + Code).str());
+  return FixItHint::CreateInsertion(afterTrailingComment(After),
+                                    ("\n" + indentOf(Begin) + Code).str());
+}
+
+SourceLocation Check::afterTrailingComment(SourceLocation After) const {
+  // `WRITE_ONCE(s->seq, 1); /* odd: writers in */` keeps its comment: the new
+  // line goes after the comment, not between the statement and its comment.
+  const SourceManager &SM = Ctx->Ctx->getSourceManager();
+  auto [F, Off] = SM.getDecomposedLoc(After);
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid || Off > Buf.size())
+    return After;
+  StringRef Rest = Buf.substr(Off);
+  size_t I = Rest.find_first_not_of(" \t");
+  if (I == StringRef::npos)
+    return After;
+  size_t End;
+  if (Rest.substr(I).starts_with("//")) {
+    End = Rest.find('\n', I);
+    if (End == StringRef::npos)
+      End = Rest.size();
+  } else if (Rest.substr(I).starts_with("/*")) {
+    size_t Close = Rest.find("*/", I + 2);
+    if (Close == StringRef::npos)
+      return After;
+    End = Rest.find_first_not_of(" \t", Close + 2);
+    if (End != StringRef::npos && Rest[End] != '\n' && Rest[End] != '\r')
+      return After; // code follows the comment on its line
+    End = Close + 2;
+  } else {
+    return After;
+  }
+  return After.getLocWithOffset(End);
 }
 
 std::optional<FixItHint> Check::insertBeforeStatement(const FunctionTrace &T,

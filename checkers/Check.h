@@ -76,6 +76,10 @@ protected:
   std::optional<clang::FixItHint> insertAfterStatement(const FunctionTrace &T,
                                                        const clang::Stmt *S,
                                                        llvm::StringRef Code) const;
+  /// After, moved past a comment that ends the statement's line
+  /// (`x = 1; /* why */`), so that an inserted line does not take the
+  /// comment from its statement.
+  clang::SourceLocation afterTrailingComment(clang::SourceLocation After) const;
   /// Same, on its own line before the statement that contains S.
   std::optional<clang::FixItHint> insertBeforeStatement(const FunctionTrace &T,
                                                         const clang::Stmt *S,
