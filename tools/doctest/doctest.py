@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""doctest.py --plugin P --runner R [--tidy T] DOC...
+
+Runs the commands of the fenced blocks of DOC that a marker line right above
+them makes runnable, in a fresh sandbox (tools/doctest/sandbox: file.c and
+writer.c, the article's buggy writer; include/, the kernel stubs; a Makefile;
+build/compile_commands.json; examples/, a copy of the bundled examples with
+their databases), so that what the docs tell users to type keeps working.
+
+    <!-- doctest: status=0 -->          a ```sh block: each command (joined
+                                        over trailing backslashes) must exit
+                                        with one of the listed statuses, and
+                                        print no "error:" (errors-ok lifts it)
+    <!-- doctest: console cwd=/home/me/proj -->
+                                        a ```console block: each "$ cmd" runs
+                                        and its output (stdout then stderr,
+                                        trailing spaces trimmed, the sandbox
+                                        path shown as cwd=) must be the lines
+                                        that follow it, exactly
+
+In commands, /path/to/seqlint.so, build/lib/seqlint.so and $SEQLINT are the
+plugin under test, build/lib/seqlint-tidy.so the tidy module,
+/path/to/seqlint/scripts/ this checkout's scripts/, and `seqlint` the runner.
+Exit status 1 with a report per failing command; prints a summary line."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+MARK = re.compile(r"^<!-- doctest:?(.*?)-->\s*$")
+
+
+def blocks(path):
+    lines = open(path).read().splitlines()
+    i = 0
+    while i < len(lines):
+        m = MARK.match(lines[i])
+        if m and i + 1 < len(lines) and lines[i + 1].startswith("```"):
+            opts = dict(kv.split("=", 1) if "=" in kv else (kv, "1") for kv in m.group(1).split())
+            kind = lines[i + 1][3:].strip()
+            j = i + 2
+            body = []
+            while j < len(lines) and not lines[j].startswith("```"):
+                body.append(lines[j])
+                j += 1
+            yield i + 2, kind, opts, body
+            i = j
+        i += 1
+
+
+def commands(body):
+    out, cur = [], ""
+    for line in body:
+        if line.rstrip().endswith("\\"):
+            cur += line.rstrip()[:-1] + " "
+            continue
+        cur += line
+        cmd = cur.split(" #")[0].strip() if not cur.strip().startswith("#") else ""
+        if cmd:
+            out.append(cmd)
+        cur = ""
+    return out
+
+
+def substitute(cmd, a):
+    cmd = cmd.replace("/path/to/seqlint/scripts/", os.path.join(SRC, "scripts") + "/")
+    cmd = cmd.replace("/path/to/seqlint.so", a.plugin)
+    cmd = cmd.replace("build/lib/seqlint-tidy.so", a.tidy or "build/lib/seqlint-tidy.so")
+    cmd = cmd.replace("build/lib/seqlint.so", a.plugin)
+    cmd = cmd.replace("build/bin/seqlint", a.runner)
+    return cmd
+
+
+def sandbox(root, a):
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    shutil.copytree(os.path.join(HERE, "sandbox"), root)
+    shutil.copytree(os.path.join(SRC, "test", "Inputs", "kernel"), os.path.join(root, "include"))
+    with open(os.path.join(root, "build", "compile_commands.json.in")) as f:
+        db = f.read().replace("@DIR@", root)
+    with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
+        f.write(db)
+    shutil.copytree(os.path.join(SRC, "examples"), os.path.join(root, "examples"),
+                    ignore=shutil.ignore_patterns("compile_commands.json", "build"))
+    subprocess.run([os.path.join(root, "examples", "gen-compile-commands.sh")], check=True,
+                   stdout=subprocess.DEVNULL, env=dict(os.environ, CC="cc"))
+
+
+def run(cmd, root, a):
+    env = dict(os.environ)
+    bindir = os.path.join(root, ".bin")
+    os.makedirs(bindir, exist_ok=True)
+    link = os.path.join(bindir, "seqlint")
+    if not os.path.lexists(link):
+        os.symlink(a.runner, link)
+    # clang-tidy, run-clang-tidy, FileCheck...: those of the plugin's LLVM.
+    env["PATH"] = os.pathsep.join(p for p in [bindir, a.llvm_bin, env.get("PATH", "")] if p)
+    env["SEQLINT"] = a.plugin
+    env["SEQLINT_PLUGIN"] = a.plugin
+    # One stream, as on a terminal: notes (stderr) before the findings.
+    r = subprocess.run(["sh", "-c", cmd], cwd=root, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
+    return r.returncode, r.stdout, ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--runner", required=True)
+    ap.add_argument("--tidy")
+    ap.add_argument("--llvm-bin", default="",
+                    help="put first on PATH (the clang-tidy of the plugin's major; lit's PATH has it)")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("docs", nargs="+")
+    a = ap.parse_args()
+    a.plugin, a.runner = os.path.abspath(a.plugin), os.path.abspath(a.runner)
+    if a.tidy:
+        a.tidy = os.path.abspath(a.tidy)
+    failures = ran = 0
+    for doc in a.docs:
+        for n, (line, kind, opts, body) in enumerate(blocks(doc)):
+            root = os.path.realpath(os.path.join(a.work, "%s-%d" % (os.path.basename(doc), n)))
+            os.makedirs(a.work, exist_ok=True)
+            sandbox(root, a)
+            where = "%s:%d" % (os.path.relpath(doc, SRC), line)
+            if "console" in opts:
+                i = 0
+                while i < len(body):
+                    if not body[i].startswith("$ "):
+                        i += 1
+                        continue
+                    cmd = body[i][2:]
+                    j = i + 1
+                    while j < len(body) and not body[j].startswith("$ "):
+                        j += 1
+                    want = [l.rstrip() for l in body[i + 1:j]]
+                    status, out, err = run(substitute(cmd, a), root, a)
+                    got = (out + err).replace(root, opts.get("cwd", root)).splitlines()
+                    got = [l.rstrip() for l in got]
+                    ran += 1
+                    if got != want:
+                        failures += 1
+                        print("doctest: %s: `%s` printed something else:" % (where, cmd))
+                        for l in got:
+                            print("    | " + l)
+                    i = j
+            else:
+                allowed = {int(s) for s in opts.get("status", "0").split(",")}
+                for cmd in commands(body):
+                    status, out, err = run(substitute(cmd, a), root, a)
+                    ran += 1
+                    bad = status not in allowed
+                    if "errors-ok" not in opts and re.search(r"(^|\s)error:", out + err):
+                        bad = True
+                    if bad:
+                        failures += 1
+                        print("doctest: %s: `%s` exited %d (expected %s):" %
+                              (where, cmd, status, ",".join(map(str, sorted(allowed)))))
+                        for l in (out + err).splitlines()[:20]:
+                            print("    | " + l)
+    print("doctest: %d commands, %d failed" % (ran, failures))
+    return 1 if failures or not ran else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
