@@ -65,8 +65,9 @@ static void usage(FILE *out) {
           "  --checks=<globs>         checks to run, as a clang-tidy glob list\n"
           "                           (passed to the plugin as -fplugin-arg-seqlint-checks)\n"
           "  --config=<file>          configuration file instead of the .seqlint.yaml lookup\n"
-          "  --format=<format>        text (default), json or sarif\n"
-          "  -o, --output <file>      write the findings to <file> (default: standard output)\n"
+          "  --format=<format>        text (default), json, sarif or html\n"
+          "  -o, --output <file>      write the findings to <file> (default: standard output);\n"
+          "                           with --format=html, the report directory (required)\n"
           "  --baseline=<file>        do not report the findings recorded in <file>\n"
           "  --write-baseline=<file>  record all current findings in <file>\n"
           "  --plugin=<path>          the plugin (default: $SEQLINT_PLUGIN, else\n"
@@ -219,8 +220,10 @@ static int parse_options(int argc, char **argv, options *o) {
         o->format = FMT_JSON;
       else if (strcmp(v, "sarif") == 0)
         o->format = FMT_SARIF;
+      else if (strcmp(v, "html") == 0)
+        o->format = FMT_HTML;
       else {
-        usage_error("unknown format '%s' (expected text, json or sarif)", v);
+        usage_error("unknown format '%s' (expected text, json, sarif or html)", v);
         return 2;
       }
       break;
@@ -236,6 +239,10 @@ static int parse_options(int argc, char **argv, options *o) {
       break;
     }
     }
+  }
+  if (o->format == FMT_HTML && !o->list_checks && (!o->output || strcmp(o->output, "-") == 0)) {
+    usage_error("%s", "--format=html writes a directory: give it with -o <dir>");
+    return 2;
   }
   if (!o->build_dir && o->files.n == 0 && !o->list_checks) {
     usage_error("%s", "no input files (give files, or -p <build dir>)");
@@ -587,6 +594,7 @@ int main(int argc, char **argv) {
   FILE *out = NULL;
   atomic_out ao = {0}; /* -o FILE: a temporary file renamed at the end */
   const char *out_name = o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
+  const char *html_dir = o.format == FMT_HTML ? o.output : NULL;
   strmap baseline = {0};
   jobvec jobs = {0};
   findvec all = {0};
@@ -605,7 +613,11 @@ int main(int argc, char **argv) {
     goto done;
   if (o.write_baseline && check_writable_dir(o.write_baseline, "baseline") != 0)
     goto done;
-  if (out_name) {
+  if (html_dir) {
+    if (!o.list_checks && html_check_dir(html_dir) != 0)
+      goto done;
+    out = NULL; /* write_html() writes its files */
+  } else if (out_name) {
     out = ao_open(&ao, out_name);
     if (!out) {
       err_msg("cannot open output file '%s': %s", out_name, strerror(errno));
@@ -738,6 +750,15 @@ int main(int argc, char **argv) {
 
   errno = 0;
   int wr;
+  if (html_dir) {
+    if (write_html(html_dir, &reported, &jobs, &cov) != 0)
+      write_failed = 1;
+    else if (!o.quiet)
+      note_msg("HTML report written to '%s%sindex.html'", html_dir,
+               ends_with(html_dir, "/") ? "" : "/");
+    free(reported.v);
+    goto written;
+  }
   switch (o.format) {
   case FMT_JSON: wr = write_json(out, &reported, &cov); break;
   case FMT_SARIF: wr = write_sarif(out, &reported, &jobs, &cov); break;
@@ -761,6 +782,7 @@ int main(int argc, char **argv) {
     write_failed = 1;
   }
 
+written:
   /* Errors in the order the files were given. */
   for (size_t i = 0; i < jobs.n; i++)
     if (by_index[i]->state == JOB_FAILED)

@@ -350,7 +350,7 @@ static json_t *make_rule(const char *name, const char *short_desc, const char *f
 
 /* "Insert 'smp_wmb();'": the replacement with its whitespace runs (the
  * newline and indentation a fix-it carries) collapsed and trimmed. */
-static char *fix_description(const fixit_t *x) {
+char *fixit_description(const fixit_t *x) {
   char *text = xmalloc(strlen(x->replacement) + 1);
   size_t o = 0;
   for (const char *p = x->replacement; *p; p++) {
@@ -407,7 +407,7 @@ static json_t *sarif_fixes(const finding_t *f) {
     return NULL;
   }
   json_t *fix = json_object();
-  char *desc = fix_description(&f->fixits[0]);
+  char *desc = fixit_description(&f->fixits[0]);
   json_object_set_new(fix, "description", message(desc));
   free(desc);
   json_object_set_new(fix, "artifactChanges", changes);

@@ -319,7 +319,7 @@ void diag_summary_free(diag_summary *s);
 
 /* ---- output.c -------------------------------------------------------- */
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_HTML } out_format;
 
 /* Writes the findings; returns 0 or -1 (errno set by the failing call). */
 int write_text(FILE *out, const findvec *fv);
@@ -329,5 +329,17 @@ int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_covera
  * directory) and artifact URIs are relative to it when inside it; helpUri is
  * help_uri_base + "<check>.md" (NULL: the build's default). */
 void set_sarif_options(const char *source_root, const char *help_uri_base);
+/* "Insert 'smp_wmb();'", "Replace with '...'", "Remove the code". */
+char *fixit_description(const fixit_t *x);
+
+/* ---- html.c ---------------------------------------------------------- */
+
+/* --format=html -o DIR: DIR must be a directory that is empty or holds an
+ * earlier report, or a new one in a writable directory. 0, or -1 after
+ * printing the error. Checked before anything is analysed. */
+int html_check_dir(const char *dir);
+/* Writes the report into DIR (created if needed): index.html, one page per
+ * finding, the assets. 0, or -1 after printing the error. */
+int write_html(const char *dir, const findvec *fv, const jobvec *jv, const run_coverage *cov);
 
 #endif
