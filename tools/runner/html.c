@@ -613,10 +613,18 @@ static void index_page(FILE *o, const findvec *fv, const jobvec *jv, const run_c
     size_t tl = strlen(t);
     while (tl && t[tl - 1] == '\n')
       tl--;
-    if (tl) {
+    while (tl) { /* a paragraph a line */
+      const char *nl = memchr(t, '\n', tl);
+      size_t ll = nl ? (size_t)(nl - t) : tl;
       fputs("<p class=\"coverage\">", o);
-      esc_n(o, t, tl);
+      esc_n(o, t, ll);
       fputs("</p>\n", o);
+      t += ll;
+      tl -= ll;
+      if (tl) {
+        t++;
+        tl--;
+      }
     }
     free(buf);
   }
@@ -761,8 +769,37 @@ static const char k_js[] =
     "      shown.textContent = n + ' of ' + rows.length + ' findings shown';\n"
     "      none.hidden = n !== 0;\n"
     "    }\n"
-    "    for (var k = 0; k < selects.length; k++) selects[k].addEventListener('change', apply);\n"
+    "    /* The filters are in the address too (index.html#check=...&file=...),\n"
+    "     * so that a filtered view can be linked to and reloaded. */\n"
+    "    function fromHash() {\n"
+    "      var q = {};\n"
+    "      location.hash.replace(/^#/, '').split('&').forEach(function (kv) {\n"
+    "        var i = kv.indexOf('=');\n"
+    "        if (i > 0) q[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));\n"
+    "      });\n"
+    "      for (var k = 0; k < selects.length; k++) {\n"
+    "        var v = q[selects[k].getAttribute('data-filter')] || '';\n"
+    "        var known = false;\n"
+    "        for (var o = 0; o < selects[k].options.length; o++)\n"
+    "          if (selects[k].options[o].value === v) known = true;\n"
+    "        selects[k].value = known ? v : '';\n"
+    "      }\n"
+    "    }\n"
+    "    function toHash() {\n"
+    "      var parts = [];\n"
+    "      for (var k = 0; k < selects.length; k++)\n"
+    "        if (selects[k].value)\n"
+    "          parts.push(selects[k].getAttribute('data-filter') + '=' +\n"
+    "                     encodeURIComponent(selects[k].value));\n"
+    "      try {\n"
+    "        history.replaceState(null, '', parts.length ? '#' + parts.join('&') : location.pathname);\n"
+    "      } catch (e) { /* a browser that refuses it for file:// */ }\n"
+    "    }\n"
+    "    function changed() { toHash(); apply(); }\n"
+    "    for (var k = 0; k < selects.length; k++) selects[k].addEventListener('change', changed);\n"
+    "    window.addEventListener('hashchange', function () { fromHash(); apply(); });\n"
     "    box.hidden = false;\n"
+    "    fromHash();\n"
     "    apply();\n"
     "  }\n"
     "  /* Line by line, carrying the state across lines (a comment that spans\n"
