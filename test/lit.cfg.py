@@ -117,6 +117,14 @@ if os.path.exists(config.cpack) and shutil.which("dpkg-deb") and shutil.which("a
 if (os.environ.get("SEQLINT_DEB_INSTALL") == "1" and hasattr(os, "geteuid")
         and os.geteuid() == 0 and "deb-tools" in config.available_features):
     config.available_features.add("deb-apt-install")
+# The HTML report (test/tools/html-*.test): Debian's libjs-highlight.js,
+# which the runner copies into a report, and Debian's chromium, which loads
+# one headless.
+if os.path.exists("/usr/share/javascript/highlight.js/highlight.min.js"):
+    config.available_features.add("highlight-js")
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", shutil.which("chromium")))
 for tool in ("groff", "man", "pkg-config", "gzip"):
     if shutil.which(tool):
         config.available_features.add(tool)
