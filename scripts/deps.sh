@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install what seqlint needs to build and test, on Debian 12, as root.
 # Only packages that are missing are installed; nothing else is downloaded.
-#   scripts/deps.sh            build + test dependencies
+#   scripts/deps.sh            build + test dependencies (libjs-highlight.js: the
+#                              HTML report's syntax highlighting; chromium: the
+#                              headless browser test/tools/html-chromium.test)
 #   scripts/deps.sh --run      only what building and running seqlint needs
 #                              (the quick start): LLVM 19, jansson, CMake, Ninja
 #   scripts/deps.sh --bench    also the benchmark peers (Concurrency Kit, DPDK)
@@ -18,7 +20,8 @@ clang-22 llvm-22-dev libclang-22-dev llvm-22-tools clang-tidy-22 libclang-rt-22-
 cmake ninja-build python3 gcc binutils pkg-config libjansson-dev dpkg-dev
 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-riscv64-cross libck-dev libdpdk-dev
-libc6-dev-ppc64el-cross libc6-dev-armhf-cross"
+libc6-dev-ppc64el-cross libc6-dev-armhf-cross
+libjs-highlight.js chromium"
 if [ "${1:-}" = "--bench" ]; then
 	PKGS="$PKGS libck-dev libdpdk-dev"
 fi
