@@ -149,7 +149,8 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_seqlint_deps}")
 if(TARGET seqlint-tidy)
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-${SEQLINT_LLVM_MAJOR}")
 endif()
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pkg-config, cmake")
+# libjs-highlight.js: syntax highlighting in the HTML report (--format=html).
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "pkg-config, cmake, libjs-highlight.js")
 # The package holds what `cmake --install` installs, every component.
 set(CPACK_DEB_COMPONENT_INSTALL OFF)
 include(CPack)
