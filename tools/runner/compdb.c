@@ -91,6 +91,8 @@ void job_free(job_t *j) {
   free(j->summary_path);
   free(j->counters_path);
   free(j->known_path);
+  free(j->saved_summary);
+  free(j->saved_counters);
   free(j);
 }
 

@@ -45,6 +45,9 @@ typedef struct {
   unsigned jobs;
   int have_dashdash;
   int quiet, list_checks;
+  int merge;                /* seqlint merge SHARD... */
+  const char *shard;        /* --shard=K/N */
+  unsigned shard_k, shard_n;
   double progress_interval; /* -1: default */
   strvec files;
   strvec extra;
@@ -55,6 +58,8 @@ static void usage(FILE *out) {
   fprintf(out,
           "Usage: seqlint [options] <file>... [-- <compiler flags>]\n"
           "       seqlint -p <build dir> [options] [<file>...] [-- <extra compiler flags>]\n"
+          "       seqlint -p <build dir> --shard=K/N -o <shard file> [options]\n"
+          "       seqlint merge [output options] <shard file>...\n"
           "\n"
           "Runs the seqlint compiler plugin over a code base and reports its findings.\n"
           "\n"
@@ -77,6 +82,10 @@ static void usage(FILE *out) {
           "  --source-root=<dir>      SARIF: %%SRCROOT%% and the base of relative file\n"
           "                           URIs (default: the current directory)\n"
           "  --help-uri-base=<url>    SARIF: rules' helpUri is <url><check>.md\n"
+          "  --shard=K/N              analyse the K-th of N parts of the files (split by\n"
+          "                           a hash of their path) and save their state in the\n"
+          "                           -o file; 'seqlint merge' joins the N shards into\n"
+          "                           one report, as one run would give\n"
           "  --include=<glob>         analyse only the files whose path matches <glob>\n"
           "                           ('*' matches '/' too; repeatable)\n"
           "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
@@ -132,7 +141,12 @@ static int opt_value(char **argv, int argc, int *i, const char *name, const char
 
 /* 0 ok, 1 exit 0 (help/version), 2 usage error */
 static int parse_options(int argc, char **argv, options *o) {
-  for (int i = 1; i < argc; i++) {
+  int first = 1;
+  if (argc > 1 && strcmp(argv[1], "merge") == 0) {
+    o->merge = 1;
+    first = 2;
+  }
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     if (strcmp(a, "--") == 0) {
       o->have_dashdash = 1;
@@ -171,7 +185,7 @@ static int parse_options(int argc, char **argv, options *o) {
                 {"-o", 'o'},              {"--include", 'I'},
                 {"--exclude", 'X'},       {"--progress-interval", 'T'},
                 {"--source-root", 'R'},   {"--sarif-root", 'R'},
-                {"--help-uri-base", 'U'}};
+                {"--help-uri-base", 'U'}, {"--shard", 'S'}};
     int id = 0, r = 0;
     for (size_t k = 0; k < sizeof opts / sizeof *opts && !id; k++) {
       r = opt_value(argv, argc, &i, opts[k].name, &v);
@@ -202,6 +216,13 @@ static int parse_options(int argc, char **argv, options *o) {
     case 'R': o->source_root = v; break;
     case 'U': o->help_uri_base = v; break;
     case 'X': sv_push(&o->exclude, v); break;
+    case 'S':
+      if (shard_parse(v, &o->shard_k, &o->shard_n) != 0) {
+        usage_error("invalid shard '%s' (expected K/N with 1 <= K <= N, e.g. 2/3)", v);
+        return 2;
+      }
+      o->shard = v;
+      break;
     case 'T': {
       char *end = NULL;
       errno = 0;
@@ -243,6 +264,34 @@ static int parse_options(int argc, char **argv, options *o) {
   if (o->format == FMT_HTML && !o->list_checks && (!o->output || strcmp(o->output, "-") == 0)) {
     usage_error("%s", "--format=html writes a directory: give it with -o <dir>");
     return 2;
+  }
+  if (o->merge) {
+    const char *bad = o->build_dir ? "-p" : o->shard ? "--shard" : o->checks ? "--checks"
+                      : o->config ? "--config" : o->include.n ? "--include"
+                      : o->exclude.n ? "--exclude" : o->have_dashdash ? "--" : NULL;
+    if (bad) {
+      usage_error("'seqlint merge' takes no %s: the shards carry their database, checks "
+                  "and configuration",
+                  bad);
+      return 2;
+    }
+    if (!o->files.n) {
+      usage_error("%s", "'seqlint merge' needs the shard files (seqlint --shard=K/N -o FILE)");
+      return 2;
+    }
+    return 0;
+  }
+  if (o->shard) {
+    if (!o->output || strcmp(o->output, "-") == 0) {
+      usage_error("%s", "--shard needs -o FILE: the shard's state, for 'seqlint merge'");
+      return 2;
+    }
+    const char *bad = o->baseline ? "--baseline" : o->write_baseline ? "--write-baseline"
+                      : o->format != FMT_TEXT ? "--format" : NULL;
+    if (bad) {
+      usage_error("%s belongs to 'seqlint merge', which writes the report", bad);
+      return 2;
+    }
   }
   if (!o->build_dir && o->files.n == 0 && !o->list_checks) {
     usage_error("%s", "no input files (give files, or -p <build dir>)");
@@ -591,9 +640,11 @@ int main(int argc, char **argv) {
 
   int exit_code = 2;
   char *plugin = NULL, *config = NULL, *source_root = NULL;
+  char *merge_checks = NULL, *merge_config = NULL; /* seqlint merge: the shards' */
   FILE *out = NULL;
   atomic_out ao = {0}; /* -o FILE: a temporary file renamed at the end */
-  const char *out_name = o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
+  /* --shard: -o names the shard's state, written by shard_write() */
+  const char *out_name = !o.shard && o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
   const char *html_dir = o.format == FMT_HTML ? o.output : NULL;
   strmap baseline = {0};
   jobvec jobs = {0};
@@ -650,23 +701,52 @@ int main(int argc, char **argv) {
     goto done;
   }
 
-  if (o.build_dir) {
+  if (o.merge) {
+    /* The shards' units have run; continue where one run would. */
+    int have_db = 0;
+    if (!(tmpdir = make_temp_dir()))
+      goto done;
+    int loaded = shard_load(o.files.v, o.files.n, &jobs, &co, &db, &have_db, tmpdir);
+    merge_checks = (char *)co.checks;
+    merge_config = (char *)co.config;
+    if (loaded != 0) {
+      remove_summaries(&jobs);
+      goto done;
+    }
+    if (have_db)
+      cov.db = &db;
+  } else if (o.build_dir) {
     if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs, &db) != 0)
       goto done;
     cov.db = &db;
   } else {
     file_jobs(o.files.v, o.files.n, &co, &jobs);
   }
-  filter_jobs(&jobs, &o.include, &o.exclude);
-  if (!jobs.n && (o.include.n || o.exclude.n))
-    goto done; /* a filter that leaves nothing is a mistake: exit 2 */
+  if (!o.merge) {
+    filter_jobs(&jobs, &o.include, &o.exclude);
+    if (!jobs.n && (o.include.n || o.exclude.n))
+      goto done; /* a filter that leaves nothing is a mistake: exit 2 */
+    if (o.shard)
+      shard_select(&jobs, o.shard_k, o.shard_n);
+  }
   set_progress(o.quiet, o.progress_interval);
 
   canonical_order(&jobs);
   if (probe_plugin(&jobs, &co) != 0)
     goto done;
-  tmpdir = jobs.n ? make_temp_dir() : NULL;
+  if (!tmpdir)
+    tmpdir = jobs.n ? make_temp_dir() : NULL;
   int sig = run_jobs(&jobs, o.jobs, tmpdir);
+  if (o.shard && !sig) {
+    /* The state of this part; the rest (counters round, join, report) is
+     * the merge's. */
+    exit_code = shard_write(o.output, o.shard, &jobs, &co, o.build_dir ? &db : NULL) == 0 ? 0 : 2;
+    if (exit_code == 0)
+      note_msg("shard %s: %zu %s analysed; join the shards with 'seqlint merge'", o.shard,
+               jobs.n, plural(jobs.n, "file", "files"));
+    remove_summaries(&jobs);
+    goto done;
+  }
   if (!sig)
     sig = run_counter_round(&jobs, o.jobs, tmpdir);
   /* Program-wide pairing: the TUs' message-passing summaries (written when
@@ -827,6 +907,8 @@ done:
   free(plugin);
   free(config);
   free(source_root);
+  free(merge_checks);
+  free(merge_config);
   sv_free(&o.files);
   sv_free(&o.extra);
   sv_free(&o.include);

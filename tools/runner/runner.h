@@ -223,6 +223,7 @@ typedef struct {
   char *summary_path; /* in the temporary directory, kept for the join */
   char *counters_path; /* the TU's counters and candidates (compile jobs) */
   char *known_path;    /* other TUs' counters, for the second round */
+  char *saved_summary, *saved_counters; /* seqlint merge: from the shard */
   int db_entry;       /* from an entry of compile_commands.json */
   coverage_t coverage; /* the plugin's statistics lines (JOB_OK) */
 } job_t;
@@ -286,6 +287,23 @@ char *capture_output(const char *const *argv, const char *dir);
  * with_stderr, whatever its exit status (stored in *status, a wait()
  * status); NULL when it could not be run. */
 char *run_capture(const char *const *argv, const char *dir, int with_stderr, int *status);
+
+/* ---- shard.c --------------------------------------------------------- */
+
+/* "K/N", 1 <= K <= N: 0, or -1 when malformed. */
+int shard_parse(const char *spec, unsigned *k, unsigned *n);
+/* Keeps the jobs of shard K of N (by a hash of the main file's path as
+ * displayed: the same split on every machine and run). */
+void shard_select(jobvec *jobs, unsigned k, unsigned n);
+/* Writes the analysed jobs' state (findings, coverage, summaries, counters)
+ * to path. 0, or -1 after printing the error. */
+int shard_write(const char *path, const char *spec, const jobvec *jobs, const cmd_options *co,
+                const compdb_stats *db);
+/* seqlint merge: loads every shard (all K of one N, run with the same checks
+ * and config, which it sets in co), as jobs that have run; their summaries
+ * and counters are written back under tmpdir. 0, or -1 after printing. */
+int shard_load(char **paths, size_t npaths, jobvec *jobs, cmd_options *co, compdb_stats *db,
+               int *have_db, const char *tmpdir);
 
 /* ---- probe.c --------------------------------------------------------- */
 
