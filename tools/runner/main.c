@@ -70,7 +70,7 @@ static void usage(FILE *out) {
           "  --checks=<globs>         checks to run, as a clang-tidy glob list\n"
           "                           (passed to the plugin as -fplugin-arg-seqlint-checks)\n"
           "  --config=<file>          configuration file instead of the .seqlint.yaml lookup\n"
-          "  --format=<format>        text (default), json, sarif or html\n"
+          "  --format=<format>        text (default), json, sarif, html or gitlab\n"
           "  -o, --output <file>      write the findings to <file> (default: standard output);\n"
           "                           with --format=html, the report directory (required)\n"
           "  --baseline=<file>        do not report the findings recorded in <file>\n"
@@ -243,8 +243,10 @@ static int parse_options(int argc, char **argv, options *o) {
         o->format = FMT_SARIF;
       else if (strcmp(v, "html") == 0)
         o->format = FMT_HTML;
+      else if (strcmp(v, "gitlab") == 0)
+        o->format = FMT_GITLAB;
       else {
-        usage_error("unknown format '%s' (expected text, json, sarif or html)", v);
+        usage_error("unknown format '%s' (expected text, json, sarif, html or gitlab)", v);
         return 2;
       }
       break;
@@ -842,6 +844,7 @@ int main(int argc, char **argv) {
   switch (o.format) {
   case FMT_JSON: wr = write_json(out, &reported, &cov); break;
   case FMT_SARIF: wr = write_sarif(out, &reported, &jobs, &cov); break;
+  case FMT_GITLAB: wr = write_gitlab(out, &reported); break;
   default: wr = write_text(out, &reported); break;
   }
   free(reported.v); /* borrowed from `all` */

@@ -147,6 +147,35 @@ int write_json(FILE *out, const findvec *fv, const run_coverage *cov) {
   return dump(out, root);
 }
 
+/* ---- GitLab Code Quality ------------------------------------------------------ */
+
+int write_gitlab(FILE *out, const findvec *fv) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < fv->n; i++) {
+    const finding_t *f = fv->v[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "type", json_string("issue"));
+    char *check = xasprintf("seqlint-%s", f->check);
+    json_object_set_new(o, "check_name", json_str(check));
+    free(check);
+    json_object_set_new(o, "description", json_str(f->message));
+    json_t *cats = json_array();
+    json_array_append_new(cats, json_string("Bug Risk"));
+    json_object_set_new(o, "categories", cats);
+    /* findings are warnings; -Werror-style errors are critical */
+    json_object_set_new(o, "severity", json_string(f->is_error ? "critical" : "major"));
+    /* unique per finding (the :N occurrence suffix is part of it) */
+    json_object_set_new(o, "fingerprint", json_str(f->fingerprint));
+    json_t *loc = json_object(), *lines = json_object();
+    json_object_set_new(loc, "path", json_str(f->loc.file));
+    json_object_set_new(lines, "begin", json_integer(f->loc.line ? f->loc.line : 1));
+    json_object_set_new(loc, "lines", lines);
+    json_object_set_new(o, "location", loc);
+    json_array_append_new(arr, o);
+  }
+  return dump(out, arr);
+}
+
 /* ---- SARIF 2.1.0 ------------------------------------------------------------ */
 
 /* Percent-encodes a path for a URI (RFC 3986 unreserved characters and '/'

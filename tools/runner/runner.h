@@ -337,12 +337,15 @@ void diag_summary_free(diag_summary *s);
 
 /* ---- output.c -------------------------------------------------------- */
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_HTML } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_HTML, FMT_GITLAB } out_format;
 
 /* Writes the findings; returns 0 or -1 (errno set by the failing call). */
 int write_text(FILE *out, const findvec *fv);
 int write_json(FILE *out, const findvec *fv, const run_coverage *cov);
 int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_coverage *cov);
+/* GitLab's Code Quality report (a subset of Code Climate's issue format):
+ * what `artifacts: reports: codequality:` takes. */
+int write_gitlab(FILE *out, const findvec *fv);
 /* SARIF: %SRCROOT% is source_root (an existing directory; NULL: the current
  * directory) and artifact URIs are relative to it when inside it; helpUri is
  * help_uri_base + "<check>.md" (NULL: the build's default). */
