@@ -613,12 +613,325 @@ static void filter_jobs(jobvec *jobs, const strvec *include, const strvec *exclu
     err_msg("no file left to analyse after --include/--exclude");
 }
 
+/* One run's state, from the options to the report: main() calls the
+ * stages below in order, each returning 0 to go on. */
+typedef struct {
+  options o;
+  int exit_code;
+  char *plugin, *config, *source_root;
+  char *merge_checks, *merge_config; /* seqlint merge: the shards' */
+  FILE *out;
+  atomic_out ao; /* -o FILE: a temporary file renamed at the end */
+  const char *out_name, *html_dir;
+  strmap baseline;
+  jobvec jobs;
+  job_t **by_index; /* the jobs in the order given, for the error lines */
+  findvec all;
+  strmap seen;
+  cmd_options co;
+  char *tmpdir;
+  job_t *join;
+  compdb_stats db;
+  run_coverage cov;
+  size_t analysed, failed;
+  int failed_join;
+} run_t;
+
+/* Resolves the plugin, configuration and baseline, opens the output. */
+static int setup(run_t *r) {
+  options *o = &r->o;
+  /* --shard: -o names the shard's state, written by shard_write() */
+  r->out_name = !o->shard && o->output && strcmp(o->output, "-") != 0 ? o->output : NULL;
+  r->html_dir = o->format == FMT_HTML ? o->output : NULL;
+  if (!(r->plugin = resolve_plugin(o->plugin)))
+    return -1;
+  if (o->config && !(r->config = resolve_config(o->config)))
+    return -1;
+  if (o->baseline && baseline_load(o->baseline, &r->baseline) != 0)
+    return -1;
+  if (o->write_baseline && check_writable_dir(o->write_baseline, "baseline") != 0)
+    return -1;
+  if (r->html_dir) {
+    if (!o->list_checks && html_check_dir(r->html_dir) != 0)
+      return -1;
+    r->out = NULL; /* write_html() writes its files */
+  } else if (r->out_name) {
+    r->out = ao_open(&r->ao, r->out_name);
+    if (!r->out) {
+      err_msg("cannot open output file '%s': %s", r->out_name, strerror(errno));
+      return -1;
+    }
+  } else {
+    r->out = stdout;
+  }
+
+  r->co.plugin = r->plugin;
+  r->co.checks = o->checks;
+  r->co.config = r->config;
+  const char *env_clang = getenv("SEQLINT_CLANG");
+  r->co.clang =
+      env_clang && env_clang[0] ? env_clang : SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang";
+  r->co.extra_args = o->extra;
+
+  if (o->source_root) {
+    struct stat st;
+    r->source_root = realpath(o->source_root, NULL);
+    if (!r->source_root || stat(r->source_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      err_msg("--source-root '%s': %s", o->source_root,
+              r->source_root ? "is not a directory" : strerror(errno));
+      return -1;
+    }
+  }
+  set_sarif_options(r->source_root, o->help_uri_base);
+  return 0;
+}
+
+/* The jobs: a merge's shards, the database's entries or the files named;
+ * then --include/--exclude and --shard. */
+static int collect_jobs(run_t *r) {
+  options *o = &r->o;
+  if (o->merge) {
+    /* The shards' units have run; continue where one run would. */
+    int have_db = 0;
+    if (!(r->tmpdir = make_temp_dir()))
+      return -1;
+    int loaded = shard_load(o->files.v, o->files.n, &r->jobs, &r->co, &r->db, &have_db,
+                            r->tmpdir);
+    r->merge_checks = (char *)r->co.checks;
+    r->merge_config = (char *)r->co.config;
+    if (loaded != 0) {
+      remove_summaries(&r->jobs);
+      return -1;
+    }
+    if (have_db)
+      r->cov.db = &r->db;
+    return 0;
+  }
+  if (o->build_dir) {
+    if (compdb_jobs(o->build_dir, o->files.v, o->files.n, &r->co, &r->jobs, &r->db) != 0)
+      return -1;
+    r->cov.db = &r->db;
+  } else {
+    file_jobs(o->files.v, o->files.n, &r->co, &r->jobs);
+  }
+  filter_jobs(&r->jobs, &o->include, &o->exclude);
+  if (!r->jobs.n && (o->include.n || o->exclude.n))
+    return -1; /* a filter that leaves nothing is a mistake: exit 2 */
+  if (o->shard)
+    shard_select(&r->jobs, o->shard_k, o->shard_n);
+  return 0;
+}
+
+/* Compiles the pending jobs, then (not in a shard) the counters round and
+ * the program-wide join. Returns 0, -1 to stop (exit_code set), or the
+ * signal that interrupted the run. */
+static int analyse(run_t *r) {
+  options *o = &r->o;
+  set_progress(o->quiet, o->progress_interval);
+  canonical_order(&r->jobs);
+  if (probe_plugin(&r->jobs, &r->co) != 0)
+    return -1;
+  if (!r->tmpdir)
+    r->tmpdir = r->jobs.n ? make_temp_dir() : NULL;
+  int sig = run_jobs(&r->jobs, o->jobs, r->tmpdir);
+  if (o->shard && !sig) {
+    /* The state of this part; the rest (counters round, join, report) is
+     * the merge's. */
+    r->exit_code = shard_write(o->output, o->shard, &r->jobs, &r->co,
+                               o->build_dir ? &r->db : NULL) == 0
+                       ? 0
+                       : 2;
+    if (r->exit_code == 0)
+      note_msg("shard %s: %zu %s analysed; join the shards with 'seqlint merge'", o->shard,
+               r->jobs.n, plural(r->jobs.n, "file", "files"));
+    remove_summaries(&r->jobs);
+    return -1;
+  }
+  if (!sig)
+    sig = run_counter_round(&r->jobs, o->jobs, r->tmpdir);
+  /* Program-wide pairing: the TUs' message-passing summaries (written when
+   * barrier-unpaired or mp-missing-barrier is on) joined in one more run. */
+  if (!sig)
+    sig = run_join(&r->jobs, &r->co, r->tmpdir, &r->join);
+  remove_summaries(&r->jobs);
+  return sig;
+}
+
+/* Interrupted: remove what the run made and die of the same signal. */
+static void die_of(run_t *r, int sig) {
+  if (r->out && r->out != stdout)
+    ao_close(&r->ao, 0);
+  r->out = NULL;
+  for (size_t i = 0; i < r->jobs.n; i++)
+    job_free(r->jobs.v[i]);
+  free(r->jobs.v);
+  r->jobs.v = NULL;
+  r->jobs.n = 0;
+  job_free(r->join);
+  r->join = NULL;
+  if (r->tmpdir && rmdir(r->tmpdir) != 0)
+    err_msg("cannot remove temporary directory '%s': %s", r->tmpdir, strerror(errno));
+  free(r->tmpdir);
+  r->tmpdir = NULL;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+/* The findings and coverage of every unit and of the join, merged in the
+ * canonical order (not completion order, not the database's): the output
+ * depends neither on -j nor on the order of the entries. */
+static void gather(run_t *r) {
+  jobvec *jobs = &r->jobs;
+  r->by_index = jobs->n ? xmalloc(jobs->n * sizeof *r->by_index) : NULL;
+  if (jobs->n)
+    memcpy(r->by_index, jobs->v, jobs->n * sizeof *r->by_index);
+  sort_by_rank(jobs);
+  strmap ok_files = {0}, bad_files = {0};
+  for (size_t i = 0; i < jobs->n; i++) {
+    job_t *j = jobs->v[i];
+    if (j->state == JOB_OK) {
+      sm_slot(&ok_files, j->display, NULL);
+      findings_merge(&r->all, &r->seen, &j->findings);
+      /* What the plugin recognised, summed over the translation units. */
+      r->cov.tus++;
+      if (!j->coverage.lines)
+        r->cov.tus_no_stats++;
+      if (j->coverage.no_protocol)
+        sv_push(&r->cov.no_protocol_files, j->display);
+      coverage_add(&r->cov.sum, &j->coverage);
+    } else {
+      sm_slot(&bad_files, j->display, NULL);
+    }
+    if (j->db_entry && j->state == JOB_OK)
+      r->cov.db_analysed++;
+    else if (j->db_entry)
+      r->cov.db_not_analysed++;
+  }
+  if (r->join) {
+    if (r->join->state == JOB_OK)
+      findings_merge(&r->all, &r->seen, &r->join->findings);
+    else
+      r->failed_join = 1;
+  }
+  r->analysed = ok_files.n;
+  r->failed = bad_files.n;
+  sm_free(&ok_files, NULL);
+  sm_free(&bad_files, NULL);
+  findings_finalize(&r->all);
+}
+
+/* The report in its format, the baseline, the errors and the summary line;
+ * sets the exit code. */
+static void report(run_t *r) {
+  options *o = &r->o;
+  int write_failed = 0;
+  if (o->write_baseline && baseline_write(o->write_baseline, &r->all) != 0)
+    write_failed = 1;
+
+  findvec reported = {0};
+  size_t suppressed = 0;
+  for (size_t i = 0; i < r->all.n; i++) {
+    if (o->baseline && sm_get(&r->baseline, r->all.v[i]->fingerprint))
+      suppressed++;
+    else
+      fv_push(&reported, r->all.v[i]);
+  }
+
+  errno = 0;
+  if (r->html_dir) {
+    if (write_html(r->html_dir, &reported, &r->jobs, &r->cov) != 0)
+      write_failed = 1;
+    else if (!o->quiet)
+      note_msg("HTML report written to '%s%sindex.html'", r->html_dir,
+               ends_with(r->html_dir, "/") ? "" : "/");
+  } else {
+    int wr;
+    switch (o->format) {
+    case FMT_JSON: wr = write_json(r->out, &reported, &r->cov); break;
+    case FMT_SARIF: wr = write_sarif(r->out, &reported, &r->jobs, &r->cov); break;
+    case FMT_GITLAB: wr = write_gitlab(r->out, &reported); break;
+    default: wr = write_text(r->out, &reported); break;
+    }
+    int saved = errno;
+    if (wr == 0 && fflush(r->out) != 0)
+      wr = -1, saved = errno;
+    if (wr == 0 && ferror(r->out))
+      wr = -1, saved = saved ? saved : EIO;
+    if (r->out != stdout) {
+      /* Renamed over the target only when everything was written. */
+      if (ao_close(&r->ao, wr == 0) != 0 && wr == 0)
+        wr = -1, saved = errno;
+      r->out = NULL;
+    }
+    if (wr != 0) {
+      const char *name = r->out_name;
+      err_msg("cannot write %s%s%s: %s", name ? "'" : "", name ? name : "standard output",
+              name ? "'" : "", strerror(saved ? saved : EIO));
+      write_failed = 1;
+    }
+  }
+  free(reported.v); /* borrowed from `all` */
+
+  /* Errors in the order the files were given. */
+  for (size_t i = 0; i < r->jobs.n; i++)
+    if (r->by_index[i]->state == JOB_FAILED)
+      err_msg("%s not analysed: %s", r->by_index[i]->display, r->by_index[i]->error);
+  if (r->failed_join)
+    err_msg("program-wide pairing failed: %s", r->join->error);
+
+  size_t nrep = r->all.n - suppressed;
+  fprintf(stderr, "%zu %s in %zu %s (%zu %s not analysed", nrep,
+          plural(nrep, "finding", "findings"), r->analysed,
+          plural(r->analysed, "file", "files"), r->failed,
+          plural(r->failed, "file", "files"));
+  if (o->baseline)
+    fprintf(stderr, ", %zu %s suppressed by the baseline", suppressed,
+            plural(suppressed, "finding", "findings"));
+  fputc(')', stderr);
+  /* "; checked N TUs: ...": 0 findings over code with nothing recognised
+   * must not read like a clean run. */
+  coverage_print_summary(stderr, &r->cov);
+
+  r->exit_code = (r->failed || r->failed_join || write_failed) ? 2 : nrep ? 1 : 0;
+}
+
+static void teardown(run_t *r) {
+  if (r->out && r->out != stdout)
+    ao_close(&r->ao, 0);
+  if (r->tmpdir) {
+    if (rmdir(r->tmpdir) != 0)
+      err_msg("cannot remove temporary directory '%s': %s", r->tmpdir, strerror(errno));
+    free(r->tmpdir);
+  }
+  job_free(r->join);
+  for (size_t i = 0; i < r->jobs.n; i++)
+    job_free(r->jobs.v[i]);
+  free(r->jobs.v);
+  free(r->by_index);
+  fv_free(&r->all);
+  sm_free(&r->seen, NULL);
+  sv_free(&r->cov.no_protocol_files);
+  free(r->db.path);
+  sm_free(&r->baseline, NULL);
+  compdb_cleanup();
+  source_cache_free();
+  free(r->plugin);
+  free(r->config);
+  free(r->source_root);
+  free(r->merge_checks);
+  free(r->merge_config);
+  sv_free(&r->o.files);
+  sv_free(&r->o.extra);
+  sv_free(&r->o.include);
+  sv_free(&r->o.exclude);
+}
+
 int main(int argc, char **argv) {
-  options o = {0};
-  o.format = FMT_TEXT;
-  o.progress_interval = -1;
+  run_t r = {0};
+  r.o.format = FMT_TEXT;
+  r.o.progress_interval = -1;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  o.jobs = ncpu > 0 ? (unsigned)(ncpu > 4096 ? 4096 : ncpu) : 1;
+  r.o.jobs = ncpu > 0 ? (unsigned)(ncpu > 4096 ? 4096 : ncpu) : 1;
 
   /* Output errors (a closed pipe) are reported by the write calls. */
   struct sigaction sa;
@@ -627,12 +940,9 @@ int main(int argc, char **argv) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGPIPE, &sa, NULL);
 
-  int rc = parse_options(argc, argv, &o);
+  int rc = parse_options(argc, argv, &r.o);
   if (rc) {
-    sv_free(&o.files);
-    sv_free(&o.extra);
-    sv_free(&o.include);
-    sv_free(&o.exclude);
+    teardown(&r);
     if (rc == 1 && (fflush(stdout) != 0 || ferror(stdout))) {
       err_msg("cannot write to standard output: %s", strerror(errno));
       return 2;
@@ -640,285 +950,24 @@ int main(int argc, char **argv) {
     return rc == 1 ? 0 : 2;
   }
 
-  int exit_code = 2;
-  char *plugin = NULL, *config = NULL, *source_root = NULL;
-  char *merge_checks = NULL, *merge_config = NULL; /* seqlint merge: the shards' */
-  FILE *out = NULL;
-  atomic_out ao = {0}; /* -o FILE: a temporary file renamed at the end */
-  /* --shard: -o names the shard's state, written by shard_write() */
-  const char *out_name = !o.shard && o.output && strcmp(o.output, "-") != 0 ? o.output : NULL;
-  const char *html_dir = o.format == FMT_HTML ? o.output : NULL;
-  strmap baseline = {0};
-  jobvec jobs = {0};
-  findvec all = {0};
-  strmap seen = {0};
-  cmd_options co = {0};
-  char *tmpdir = NULL;
-  job_t *join = NULL;
-  compdb_stats db = {0};
-  run_coverage cov = {0};
-
-  if (!(plugin = resolve_plugin(o.plugin)))
-    goto done;
-  if (o.config && !(config = resolve_config(o.config)))
-    goto done;
-  if (o.baseline && baseline_load(o.baseline, &baseline) != 0)
-    goto done;
-  if (o.write_baseline && check_writable_dir(o.write_baseline, "baseline") != 0)
-    goto done;
-  if (html_dir) {
-    if (!o.list_checks && html_check_dir(html_dir) != 0)
-      goto done;
-    out = NULL; /* write_html() writes its files */
-  } else if (out_name) {
-    out = ao_open(&ao, out_name);
-    if (!out) {
-      err_msg("cannot open output file '%s': %s", out_name, strerror(errno));
-      goto done;
-    }
-  } else {
-    out = stdout;
-  }
-
-  co.plugin = plugin;
-  co.checks = o.checks;
-  co.config = config;
-  const char *env_clang = getenv("SEQLINT_CLANG");
-  co.clang = env_clang && env_clang[0] ? env_clang : SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang";
-  co.extra_args = o.extra;
-
-  if (o.source_root) {
-    struct stat st;
-    source_root = realpath(o.source_root, NULL);
-    if (!source_root || stat(source_root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-      err_msg("--source-root '%s': %s", o.source_root,
-              source_root ? "is not a directory" : strerror(errno));
-      goto done;
+  r.exit_code = 2;
+  if (setup(&r) == 0) {
+    if (r.o.list_checks) {
+      r.exit_code = list_checks(&r.co) == 0 ? 0 : 2;
+    } else if (collect_jobs(&r) == 0) {
+      int sig = analyse(&r);
+      if (sig > 0)
+        die_of(&r, sig);
+      if (sig == 0) {
+        gather(&r);
+        report(&r);
+      }
     }
   }
-  set_sarif_options(source_root, o.help_uri_base);
-
-  if (o.list_checks) {
-    exit_code = list_checks(&co) == 0 ? 0 : 2;
-    goto done;
-  }
-
-  if (o.merge) {
-    /* The shards' units have run; continue where one run would. */
-    int have_db = 0;
-    if (!(tmpdir = make_temp_dir()))
-      goto done;
-    int loaded = shard_load(o.files.v, o.files.n, &jobs, &co, &db, &have_db, tmpdir);
-    merge_checks = (char *)co.checks;
-    merge_config = (char *)co.config;
-    if (loaded != 0) {
-      remove_summaries(&jobs);
-      goto done;
-    }
-    if (have_db)
-      cov.db = &db;
-  } else if (o.build_dir) {
-    if (compdb_jobs(o.build_dir, o.files.v, o.files.n, &co, &jobs, &db) != 0)
-      goto done;
-    cov.db = &db;
-  } else {
-    file_jobs(o.files.v, o.files.n, &co, &jobs);
-  }
-  if (!o.merge) {
-    filter_jobs(&jobs, &o.include, &o.exclude);
-    if (!jobs.n && (o.include.n || o.exclude.n))
-      goto done; /* a filter that leaves nothing is a mistake: exit 2 */
-    if (o.shard)
-      shard_select(&jobs, o.shard_k, o.shard_n);
-  }
-  set_progress(o.quiet, o.progress_interval);
-
-  canonical_order(&jobs);
-  if (probe_plugin(&jobs, &co) != 0)
-    goto done;
-  if (!tmpdir)
-    tmpdir = jobs.n ? make_temp_dir() : NULL;
-  int sig = run_jobs(&jobs, o.jobs, tmpdir);
-  if (o.shard && !sig) {
-    /* The state of this part; the rest (counters round, join, report) is
-     * the merge's. */
-    exit_code = shard_write(o.output, o.shard, &jobs, &co, o.build_dir ? &db : NULL) == 0 ? 0 : 2;
-    if (exit_code == 0)
-      note_msg("shard %s: %zu %s analysed; join the shards with 'seqlint merge'", o.shard,
-               jobs.n, plural(jobs.n, "file", "files"));
-    remove_summaries(&jobs);
-    goto done;
-  }
-  if (!sig)
-    sig = run_counter_round(&jobs, o.jobs, tmpdir);
-  /* Program-wide pairing: the TUs' message-passing summaries (written when
-   * barrier-unpaired or mp-missing-barrier is on) joined in one more run. */
-  if (!sig)
-    sig = run_join(&jobs, &co, tmpdir, &join);
-  remove_summaries(&jobs);
-  if (sig) {
-    if (out && out != stdout)
-      ao_close(&ao, 0);
-    out = NULL;
-    for (size_t i = 0; i < jobs.n; i++)
-      job_free(jobs.v[i]);
-    free(jobs.v);
-    jobs.v = NULL;
-    jobs.n = 0;
-    job_free(join);
-    join = NULL;
-    if (tmpdir && rmdir(tmpdir) != 0)
-      err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));
-    free(tmpdir);
-    tmpdir = NULL;
-    signal(sig, SIG_DFL);
-    raise(sig);
-    goto done;
-  }
-
-  /* Merge in the canonical order (not completion order, not the database's):
-   * the output depends neither on -j nor on the order of the entries. */
-  job_t **by_index = jobs.n ? xmalloc(jobs.n * sizeof *by_index) : NULL;
-  if (jobs.n)
-    memcpy(by_index, jobs.v, jobs.n * sizeof *by_index);
-  sort_by_rank(&jobs);
-  size_t analysed = 0, failed = 0;
-  int failed_join = 0;
-  strmap ok_files = {0}, bad_files = {0};
-  for (size_t i = 0; i < jobs.n; i++) {
-    job_t *j = jobs.v[i];
-    if (j->state == JOB_OK) {
-      sm_slot(&ok_files, j->display, NULL);
-      findings_merge(&all, &seen, &j->findings);
-      /* What the plugin recognised, summed over the translation units. */
-      cov.tus++;
-      if (!j->coverage.lines)
-        cov.tus_no_stats++;
-      if (j->coverage.no_protocol)
-        sv_push(&cov.no_protocol_files, j->display);
-      coverage_add(&cov.sum, &j->coverage);
-    } else {
-      sm_slot(&bad_files, j->display, NULL);
-    }
-    if (j->db_entry && j->state == JOB_OK)
-      cov.db_analysed++;
-    else if (j->db_entry)
-      cov.db_not_analysed++;
-  }
-  if (join) {
-    if (join->state == JOB_OK)
-      findings_merge(&all, &seen, &join->findings);
-    else
-      failed_join = 1;
-  }
-  analysed = ok_files.n;
-  failed = bad_files.n;
-  sm_free(&ok_files, NULL);
-  sm_free(&bad_files, NULL);
-  findings_finalize(&all);
-
-  int write_failed = 0;
-  if (o.write_baseline && baseline_write(o.write_baseline, &all) != 0)
-    write_failed = 1;
-
-  findvec reported = {0};
-  size_t suppressed = 0;
-  for (size_t i = 0; i < all.n; i++) {
-    if (o.baseline && sm_get(&baseline, all.v[i]->fingerprint))
-      suppressed++;
-    else
-      fv_push(&reported, all.v[i]);
-  }
-
-  errno = 0;
-  int wr;
-  if (html_dir) {
-    if (write_html(html_dir, &reported, &jobs, &cov) != 0)
-      write_failed = 1;
-    else if (!o.quiet)
-      note_msg("HTML report written to '%s%sindex.html'", html_dir,
-               ends_with(html_dir, "/") ? "" : "/");
-    free(reported.v);
-    goto written;
-  }
-  switch (o.format) {
-  case FMT_JSON: wr = write_json(out, &reported, &cov); break;
-  case FMT_SARIF: wr = write_sarif(out, &reported, &jobs, &cov); break;
-  case FMT_GITLAB: wr = write_gitlab(out, &reported); break;
-  default: wr = write_text(out, &reported); break;
-  }
-  free(reported.v); /* borrowed from `all` */
-  int saved = errno;
-  if (wr == 0 && fflush(out) != 0)
-    wr = -1, saved = errno;
-  if (wr == 0 && ferror(out))
-    wr = -1, saved = saved ? saved : EIO;
-  if (out != stdout) {
-    /* Renamed over the target only when everything was written. */
-    if (ao_close(&ao, wr == 0) != 0 && wr == 0)
-      wr = -1, saved = errno;
-    out = NULL;
-  }
-  if (wr != 0) {
-    err_msg("cannot write %s%s%s: %s", out_name ? "'" : "", out_name ? out_name : "standard output",
-            out_name ? "'" : "", strerror(saved ? saved : EIO));
-    write_failed = 1;
-  }
-
-written:
-  /* Errors in the order the files were given. */
-  for (size_t i = 0; i < jobs.n; i++)
-    if (by_index[i]->state == JOB_FAILED)
-      err_msg("%s not analysed: %s", by_index[i]->display, by_index[i]->error);
-  free(by_index);
-  if (failed_join)
-    err_msg("program-wide pairing failed: %s", join->error);
-
-  size_t nrep = all.n - suppressed;
-  fprintf(stderr, "%zu %s in %zu %s (%zu %s not analysed", nrep,
-          plural(nrep, "finding", "findings"), analysed, plural(analysed, "file", "files"),
-          failed, plural(failed, "file", "files"));
-  if (o.baseline)
-    fprintf(stderr, ", %zu %s suppressed by the baseline", suppressed,
-            plural(suppressed, "finding", "findings"));
-  fputc(')', stderr);
-  /* "; checked N TUs: ...": 0 findings over code with nothing recognised
-   * must not read like a clean run. */
-  coverage_print_summary(stderr, &cov);
-
-  exit_code = (failed || failed_join || write_failed) ? 2 : nrep ? 1 : 0;
-
-done:
-  if (out && out != stdout)
-    ao_close(&ao, 0);
-  if (tmpdir) {
-    if (rmdir(tmpdir) != 0)
-      err_msg("cannot remove temporary directory '%s': %s", tmpdir, strerror(errno));
-    free(tmpdir);
-  }
-  job_free(join);
-  for (size_t i = 0; i < jobs.n; i++)
-    job_free(jobs.v[i]);
-  free(jobs.v);
-  fv_free(&all);
-  sm_free(&seen, NULL);
-  sv_free(&cov.no_protocol_files);
-  free(db.path);
-  sm_free(&baseline, NULL);
-  compdb_cleanup();
-  source_cache_free();
-  free(plugin);
-  free(config);
-  free(source_root);
-  free(merge_checks);
-  free(merge_config);
-  sv_free(&o.files);
-  sv_free(&o.extra);
-  sv_free(&o.include);
-  sv_free(&o.exclude);
-  if (fflush(stdout) != 0 && exit_code != 2) {
+  teardown(&r);
+  if (fflush(stdout) != 0 && r.exit_code != 2) {
     err_msg("cannot write to standard output: %s", strerror(errno));
-    exit_code = 2;
+    r.exit_code = 2;
   }
-  return exit_code;
+  return r.exit_code;
 }
