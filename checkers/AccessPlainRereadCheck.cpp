@@ -7,14 +7,23 @@
 // can see a different value than the one checked (a double fetch), and the
 // compiler is free to re-load or tear it. Reuse the checked value.
 //
+// A check through one constant bit mask and a re-read through another,
+// disjoint one (a descriptor's valid bit, then its error bits; a flag bit
+// checked with an acquire, then a setup-time bit) uses no checked bit: not
+// reported.
+//
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "core/AccessContext.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <deque>
+#include <optional>
 
 using namespace clang;
 
@@ -104,6 +113,46 @@ private:
     return false;
   }
 
+  /// The constant mask E's value is and-ed with (`x & MASK`, `MASK & x`,
+  /// through casts such as le32_to_cpu()), if that is all its value is used
+  /// for.
+  std::optional<llvm::APSInt> bitMask(const FunctionTrace &T, const Event &E) const {
+    if (E.Via || !E.S || !T.PM)
+      return std::nullopt;
+    const Stmt *Cur = E.S;
+    const Stmt *P = T.PM->getParent(Cur);
+    for (unsigned Depth = 0; P && Depth != 8; ++Depth) {
+      if (!isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(P))
+        break;
+      Cur = P;
+      P = T.PM->getParent(Cur);
+    }
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+    if (!BO || BO->getOpcode() != BO_And)
+      return std::nullopt;
+    const Expr *Other = BO->getLHS() == Cur ? BO->getRHS() : BO->getLHS();
+    if (Other->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult R;
+    if (!Other->EvaluateAsInt(R, *Ctx->Ctx))
+      return std::nullopt;
+    return R.Val.getInt();
+  }
+
+  /// Are Checked and Reread used through constant masks with no bit in
+  /// common? Then the re-read uses nothing that was checked.
+  bool disjointBits(const FunctionTrace &T, const Event &Checked,
+                    const Event &Reread) const {
+    std::optional<llvm::APSInt> A = bitMask(T, Checked);
+    if (!A)
+      return false;
+    std::optional<llvm::APSInt> B = bitMask(T, Reread);
+    if (!B)
+      return false;
+    unsigned Width = std::max(A->getBitWidth(), B->getBitWidth());
+    return (A->extOrTrunc(Width) & B->extOrTrunc(Width)).isZero();
+  }
+
   void transfer(const FunctionTrace &T, const CFGBlock &B, ReadState &S, bool Report) {
     for (const Event &E : T.Blocks[B.getBlockID()].Events) {
       switch (E.Kind) {
@@ -115,7 +164,8 @@ private:
         }
         if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.Locks.any()) {
           auto It = S.Checks.find(E.Key);
-          if (It != S.Checks.end() && Report && Reported.insert(It->second).second)
+          if (It != S.Checks.end() && Report && !disjointBits(T, *It->second, E) &&
+              Reported.insert(It->second).second)
             report(T, *It->second, E);
         }
         break;
