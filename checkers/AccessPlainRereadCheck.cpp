@@ -116,7 +116,8 @@ private:
   /// The constant mask E's value is and-ed with (`x & MASK`, `MASK & x`,
   /// through casts such as le32_to_cpu()), if that is all its value is used
   /// for.
-  std::optional<llvm::APSInt> bitMask(const FunctionTrace &T, const Event &E) const {
+  std::optional<llvm::APSInt> bitMask(const FunctionTrace &T,
+                                      const Event &E) const {
     if (E.Via || !E.S || !T.PM)
       return std::nullopt;
     const Stmt *Cur = E.S;
@@ -164,7 +165,8 @@ private:
         }
         if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.Locks.any()) {
           auto It = S.Checks.find(E.Key);
-          if (It != S.Checks.end() && Report && !disjointBits(T, *It->second, E) &&
+          if (It != S.Checks.end() && Report &&
+              !disjointBits(T, *It->second, E) &&
               Reported.insert(It->second).second)
             report(T, *It->second, E);
         }
