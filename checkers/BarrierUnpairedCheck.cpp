@@ -8,7 +8,9 @@
 //     function of the TU with no read barrier, acquire or address dependency,
 //     and the reverse. Only when the partner side is visible in the TU (it may
 //     live in another file otherwise). Both sides unordered is
-//     mp-missing-barrier's.
+//     mp-missing-barrier's, and so is a side that the one-sided analysis
+//     reports (it needs no partner); a side with a barrier of the wrong
+//     kind between the flag and the data is barrier-wrong-kind's.
 //  2. Pairing comments: "pairs with smp_wmb() in foo()" next to a barrier,
 //     where foo() is defined in this TU and has no barrier, release/acquire,
 //     lock or dependency load of the kind that can pair with this one (and
@@ -18,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "MessagePassing.h"
+#include "OneSided.h"
 #include "core/BarrierScan.h"
 
 #include "clang/AST/ASTContext.h"
@@ -50,6 +53,10 @@ public:
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
     MessagePassingCheck::functionDone(T, C);
+    Evidence.add(T);
+    for (OsCandidate &Cand : scanOneSided(T, C, Evidence))
+      if (Cand.K == OsKind::Publish || Cand.K == OsKind::Consume)
+        OneSided.push_back(std::move(Cand));
     Orderings[T.FD] = orderingOf(T, C);
     const SourceManager &SM = Ctx->Ctx->getSourceManager();
     for (unsigned B = 0; B != T.Blocks.size(); ++B)
@@ -89,9 +96,17 @@ private:
     auto Ordered = [](MpOrder O) {
       return O == MpOrder::Barrier || O == MpOrder::Access;
     };
+    // The stores and loads mp-missing-barrier reports from one side: one
+    // missing barrier, one report.
+    llvm::DenseSet<unsigned> OneSidedAt;
+    for (const OsCandidate &Cand : OneSided)
+      if (osSupported(Cand, Evidence))
+        OneSidedAt.insert(Cand.At.Loc.getRawEncoding());
+    OneSided.clear();
     for (const MpMatch &M : mp().match()) {
       const MpSide &W = *M.W, &R = *M.R;
       if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
+          !M.WD->OtherBarrier && !OneSidedAt.count(W.FlagLoc.getRawEncoding()) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
         auto [Wmb, Rmb, Release, Acquire] = mp().spellings(W);
         Finding F = make(
@@ -113,6 +128,7 @@ private:
         emit(F);
       }
       if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
+          !M.RD->OtherBarrier && !OneSidedAt.count(R.FlagLoc.getRawEncoding()) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
         auto [Wmb, Rmb, Release, Acquire] = mp().spellings(R);
         Finding F =
@@ -292,6 +308,8 @@ private:
   }
 
   llvm::DenseSet<unsigned> Reported;
+  OsEvidence Evidence;
+  std::vector<OsCandidate> OneSided; // publish/consume candidates of the TU
   llvm::DenseSet<unsigned> SeenBarriers;
   llvm::DenseSet<unsigned> Explained; // comments quoted by a pairing finding
   std::vector<PairingComment> Comments;

@@ -56,7 +56,14 @@ namespace {
 std::string spellingOf(const Event &E) {
   if (!E.ApiName.empty())
     return (E.ApiName + "()").str();
-  return E.Kind == EventKind::Barrier ? "the barrier" : "";
+  if (E.Kind == EventKind::Barrier)
+    return "the barrier";
+  // C11 and __atomic accesses have no API name.
+  if (E.Kind == EventKind::Load && isAcquire(E.Ord))
+    return "an acquire load";
+  if (E.Kind == EventKind::Store && isRelease(E.Ord))
+    return "a store-release";
+  return "";
 }
 
 /// A flag-like value: a constant, a boolean or a pointer (publication); not
@@ -103,8 +110,13 @@ struct Ordering {
   /// one becomes the ordering of the data met after it.
   bool note(const Event &E, unsigned Bits, bool (*IsOrdering)(Order)) {
     if (!(E.Kind == EventKind::Barrier && (E.Bits & Bits)) &&
-        !(E.Kind == EventKind::RMW && IsOrdering(E.Ord)))
+        !(E.Kind == EventKind::RMW && IsOrdering(E.Ord))) {
+      // A real barrier that does not order this side (not a compiler
+      // barrier, which orders nothing for another CPU).
+      if (E.Kind == EventKind::Barrier && E.Bits)
+        OtherBarrier = true;
       return false;
+    }
     if (By == MpOrder::None) {
       By = MpOrder::Barrier;
       ByLoc = E.Loc;
@@ -116,6 +128,7 @@ struct Ordering {
   MpOrder By;
   SourceLocation ByLoc;
   std::string BySpelling;
+  bool OtherBarrier = false; // a barrier of another kind was met
 };
 
 } // namespace
@@ -264,7 +277,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (Last != LastStore.end() && Last->second > I)
           continue;
         S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
-                          DK.displayName(), Ord.By, Ord.ByLoc, Ord.BySpelling});
+                          DK.displayName(), Ord.By, Ord.ByLoc, Ord.BySpelling,
+                          Ord.By == MpOrder::None && Ord.OtherBarrier});
       }
       if (!S.Data.empty()) {
         S.Fix = Fix(T, F, true);
@@ -331,9 +345,15 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
           continue;
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
-        MpData Dt{
-            DId,    Rel,       E.Ord != Order::Plain, E.Loc, DK.displayName(),
-            Ord.By, Ord.ByLoc, Ord.BySpelling};
+        MpData Dt{DId,
+                  Rel,
+                  E.Ord != Order::Plain,
+                  E.Loc,
+                  DK.displayName(),
+                  Ord.By,
+                  Ord.ByLoc,
+                  Ord.BySpelling,
+                  Ord.By == MpOrder::None && Ord.OtherBarrier};
         if (Dep && Ord.By == MpOrder::None) {
           Dt.By = MpOrder::Dependency;
           Dt.ByLoc = F.Loc;

@@ -72,6 +72,9 @@ struct MpData {
   MpOrder By = MpOrder::None;
   clang::SourceLocation ByLoc; // the barrier or the ordered flag access
   std::string BySpelling;      // "smp_wmb()", "smp_load_acquire()"
+  /// Unordered, but a barrier of another kind (smp_wmb() on a read side)
+  /// stands between it and the flag access: barrier-wrong-kind's to report.
+  bool OtherBarrier = false;
 };
 
 struct MpSide {

@@ -14,7 +14,8 @@
 //               "tested": false,
 //               "data": [{"id": <id>, "rel": 1, "marked": false,
 //                         "loc": [...], "name": "e->code", "by": 0,
-//                         "byLoc": [...], "bySpelling": "WRITE_ONCE()"}],
+//                         "byLoc": [...], "bySpelling": "WRITE_ONCE()",
+//                         "otherBarrier": true}],     // only when set
 //               "fix": {"begin": [file, line, col], "end": [line, col],
 //                       "text": "smp_wmb();\n\t"}}]}
 //
@@ -182,6 +183,8 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                                   {"by", static_cast<unsigned>(D.By)},
                                   {"byLoc", std::move(ByLoc)},
                                   {"bySpelling", D.BySpelling}});
+      if (D.OtherBarrier)
+        Data.back().getAsObject()->try_emplace("otherBarrier", true);
     }
     if (Data.empty())
       continue;
@@ -441,6 +444,7 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
       D.Rel = *Rel;
       D.Marked = *Marked;
       D.By = static_cast<MpOrder>(*By);
+      D.OtherBarrier = DO->getBoolean("otherBarrier").value_or(false);
       if (!R.loc(DO->get("loc"), D.Loc, Missing) ||
           !R.loc(DO->get("byLoc"), D.ByLoc, Missing))
         return Bad();
