@@ -255,9 +255,47 @@ struct Scan {
     return false;
   }
 
+  /// Integer differences (`prod_tail - cons_head`) in the function and in
+  /// the helpers whose events it holds: how a ring counts its entries.
+  SmallVector<const BinaryOperator *, 8> Diffs;
+  DenseSet<const FunctionDecl *> DiffBodies;
+
+  void collectDiffs(const FunctionDecl *FD) {
+    if (FD && FD->getBody() && DiffBodies.insert(FD->getCanonicalDecl()).second)
+      collectDiffs(FD->getBody(), 0);
+  }
+  void collectDiffs(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(S))
+      if (B->getOpcode() == BO_Sub && B->getLHS()->getType()->isIntegerType() &&
+          B->getRHS()->getType()->isIntegerType())
+        Diffs.push_back(B);
+    for (const Stmt *Ch : S->children())
+      collectDiffs(Ch, Depth + 1);
+  }
+
+  /// The other operands of the differences L's value takes part in: the
+  /// position it is counted against (`entries = prod_tail - cons_head`).
+  SmallVector<const Expr *, 2> countedAgainst(const Event &L) const {
+    SmallVector<const Expr *, 2> Out;
+    const Stmt *LS = L.node();
+    const VarDecl *V = L.Use == ValueUse::Assigned ? L.Var : nullptr;
+    for (const BinaryOperator *B : Diffs) {
+      const Expr *Sides[2] = {B->getLHS(), B->getRHS()};
+      for (int I = 0; I < 2; ++I)
+        if (containsStmt(Sides[I], LS) || (V && refersTo(Sides[I], V))) {
+          Out.push_back(Sides[1 - I]);
+          break;
+        }
+    }
+    return Out;
+  }
+
   Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)
       : T(T), C(C), Tu(Tu), Ctx(C.context()), Locals(T.FD->getBody(), C.context()) {
     Conds.walk(T.FD->getBody());
+    collectDiffs(T.FD);
     for (const CFGBlock *B : bodyFirstOrder(*T.Cfg))
       for (const Event &E : T.Blocks[B->getBlockID()].Events)
         append(E, T, 0);
@@ -293,6 +331,7 @@ struct Scan {
             ArgOf[H->FD->getParamDecl(A)] = CE->getArg(A);
         Locals.merge(H->FD->getBody());
         Conds.walk(H->FD->getBody());
+        collectDiffs(H->FD);
         for (const CFGBlock *B : bodyFirstOrder(*H->Cfg))
           for (const Event &X : H->Blocks[B->getBlockID()].Events) {
             if (X.Kind == EventKind::Return)
@@ -320,6 +359,8 @@ struct Scan {
       TraceOf[&E] = &From;
     // An event the classifier spliced from a helper: its value is written
     // in the helper's terms.
+    if (E.Via)
+      collectDiffs(E.Via);
     if (E.Via)
       if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
         if (CE->getDirectCallee() &&
@@ -724,13 +765,24 @@ struct Scan {
   }
 
   /// Is the location stored in this function (the consumer's own index)?
-  bool storedHere(const ValueDecl *Id) const {
+  bool storedHere(const ValueDecl *Id, const LocationKey *Like = nullptr) const {
     for (const Event *E : Seq)
       if (E->Kind == EventKind::Store || E->Kind == EventKind::RMW)
         if (const LocationKey *K = keyOf(*E))
-          if (osIdentity(*K) == Id)
+          if (osIdentity(*K) == Id && (!Like || !otherMember(*K, *Like)))
             return true;
     return false;
+  }
+
+  /// One field of two different members of one object: `r->prod.tail` and
+  /// `r->cons.tail` (a ring's two head/tail pairs share their type).
+  static bool otherMember(const LocationKey &A, const LocationKey &B) {
+    auto Path = [](StringRef Text) {
+      size_t Arrow = Text.rfind("->");
+      return Arrow == StringRef::npos ? Text : Text.drop_front(Arrow + 2);
+    };
+    StringRef PA = Path(A.Text), PB = Path(B.Text);
+    return PA.contains('.') && PB.contains('.') && PA != PB;
   }
 
   void publish(size_t I, std::vector<OsCandidate> &Out) {
@@ -1250,12 +1302,17 @@ struct Scan {
   void consume(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
-    if (!LK || counter(L) || acquireLike(L.Ord) || !tested(L))
+    if (!LK || counter(L) || acquireLike(L.Ord))
+      return;
+    // The index is tested, or counted against the consumer's position
+    // (the count bounds how many slots are read: the same test).
+    SmallVector<const Expr *, 2> Counted = countedAgainst(L);
+    if (!tested(L) && Counted.empty())
       return;
     if (L.ApiName.starts_with("rcu_") || L.ApiName.starts_with("srcu_"))
       return; // a pointer load ordered by its dependency
     const ValueDecl *Id = osIdentity(*LK);
-    if (!Id || Depth[I] > 0 || storedHere(Id))
+    if (!Id || Depth[I] > 0 || storedHere(Id, LK))
       return; // the consumer's own index
     if (slot(*LK) && !deviceField(*LK))
       return; // a slot's content is data (what it indexes depends on it)
@@ -1267,6 +1324,7 @@ struct Scan {
     // r->slot[c & mask]`). In C11 code the loaded value itself may address
     // them (no dependency ordering there).
     SmallVector<const Expr *, 2> Against = comparedWith(L);
+    Against.append(Counted.begin(), Counted.end());
     // A descriptor is polled through its first word read: later reads of
     // the same descriptor come after that test (and its barrier).
     if (Device)
@@ -1341,8 +1399,9 @@ struct Scan {
         for (const Expr *O : Against)
           if (!containsStmt(O, DS) &&   // compared with the slot's own content
               !scanFromZero(O) &&       // for (i = 0; i < n; i++): every slot
-              !positionFromMarked(O))   // a position loaded with READ_ONCE():
-            Related |= sharesIndex(Idx, O); // the slot depends on that load
+              (!positionFromMarked(O) || // a position loaded with READ_ONCE():
+               is_contained(Counted, O))) // the slot depends on that load (a
+            Related |= sharesIndex(Idx, O); // count needs the index load first)
         if (DepVar && c11Atomic(L) && mentions(Idx, DepVar))
           Related = true;
         Dma = deviceField(*DK);
