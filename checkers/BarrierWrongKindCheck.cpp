@@ -97,9 +97,22 @@ public:
       Evidence.add(T);
       for (OsCandidate &Cand : scanOneSided(T, Cl, Evidence))
         if (Cand.K == OsKind::RetireWrongKind &&
-            !Reported.count(Cand.At.Loc.getRawEncoding()))
-          Retires.push_back({retireFinding(Cand), std::move(Cand)});
+            !Reported.count(Cand.At.Loc.getRawEncoding())) {
+          if (Cand.Position)
+            SplitRetires.push_back({make(Cand.At, ""), std::move(Cand)});
+          else
+            Retires.push_back({retireFinding(Cand), std::move(Cand)});
+        }
     }
+    // Fields loaded with an acquire, by record: the other side's index next
+    // to this side's (a ring's control page).
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events)
+        if (E.Kind == EventKind::Load && E.Key >= 0 &&
+            (E.Ord == Order::Acquire || E.Ord == Order::SeqCst))
+          if (const FieldDecl *FD =
+                  dyn_cast_or_null<FieldDecl>(T.key(E.Key).Field))
+            Acquired.insert(FD);
     // A release store orders what comes before it, not the loads after it.
     for (unsigned B = 0; B != T.Blocks.size(); ++B) {
       const std::vector<Event> &Ev = T.Blocks[B].Events;
@@ -117,6 +130,45 @@ public:
       if (osSupported(Cand, Evidence) && Reported.insert(F.Loc.getRawEncoding()).second)
         emit(F);
     Retires.clear();
+    reportSplitRetires();
+  }
+
+  /// A consumer split into calls: the index store after smp_wmb() hands
+  /// back the records another function read at the stored position. Only
+  /// when the other side's index, a field of the same record, is loaded
+  /// with an acquire in the TU (a ring shared with another agent).
+  void reportSplitRetires() {
+    for (auto &[F, Cand] : SplitRetires) {
+      const auto *Index = dyn_cast_or_null<FieldDecl>(Cand.Id);
+      if (!Index || !llvm::any_of(Acquired, [&](const FieldDecl *A) {
+            return A != Index && A->getParent() == Index->getParent();
+          }))
+        continue;
+      std::string Fn;
+      const Expr *Read = osSlotsReadAt(*Ctx->Ctx, Cand.Position, Fn);
+      if (!Read || !Reported.insert(F.Loc.getRawEncoding()).second)
+        continue;
+      std::string Pos = Cand.Position->getNameAsString();
+      // The barrier itself, also when it sits in a helper (the finding is
+      // at the call, with a note inside).
+      std::string Barrier = Cand.At.Via && !Cand.At.ApiName.empty()
+                                ? spellingInside(Cand.At)
+                                : barrierSpelling(Cand.At);
+      F.Message = Barrier + " orders stores only: the store to '" + Cand.IdName +
+                  "' after it hands back the slots that '" + Fn +
+                  "()' read at the position '" + Pos +
+                  "' it stores, and their loads are not ordered before it "
+                  "(the producer can overwrite a slot while it is still being "
+                  "read); use smp_store_release() for that store, or smp_mb()";
+      F.Notes.push_back({Read->getExprLoc(), "'" + Fn + "()' reads a slot at '" +
+                                                  Pos + "' here"});
+      F.Notes.push_back({Cand.Index.Via ? Cand.Index.InnerLoc : Cand.Index.Loc,
+                         "the store to '" + Cand.IdName + "' is here"});
+      if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+        F.FixIts.push_back(*Fix);
+      emit(F);
+    }
+    SplitRetires.clear();
   }
 
   Finding retireFinding(const OsCandidate &Cand) {
@@ -449,6 +501,8 @@ private:
   std::vector<SbSide> Sides;
   OsEvidence Evidence;
   std::vector<std::pair<Finding, OsCandidate>> Retires;
+  std::vector<std::pair<Finding, OsCandidate>> SplitRetires;
+  llvm::DenseSet<const FieldDecl *> Acquired;
   llvm::DenseSet<unsigned> Reported; // barriers reported by judge()
   std::map<const FunctionDecl *, std::vector<SbAccess>> CalleeLoads;
   const std::vector<SbAccess> NoAccesses;

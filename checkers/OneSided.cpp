@@ -1514,10 +1514,179 @@ struct Scan {
       Out.push_back(std::move(Cand));
       return;
     }
+    // No slot load here: a consumer split into calls (one reads the record
+    // at a position kept in a field and moves it, a later one stores the
+    // position into the shared index). With only a store->store barrier
+    // before the marked index store, the author orders this store for the
+    // other side, with the wrong kind; judged when the TU is done.
+    if (Wmb && marked(S))
+      if (const ValueDecl *P = positionField(valueOf(S), S, 0)) {
+        OsCandidate Cand;
+        Cand.K = OsKind::RetireWrongKind;
+        Cand.At = *Wmb;
+        Cand.Index = S;
+        Cand.Id = Id;
+        Cand.IdName = SK->displayName();
+        Cand.Position = P;
+        Out.push_back(std::move(Cand));
+      }
+  }
+
+  /// The integer field a stored value is read from (`r->pos`), seeing an
+  /// inlined helper's parameter as the call's argument.
+  const ValueDecl *positionField(const Expr *V, const Event &At, unsigned Depth) const {
+    if (!V || Depth > 4)
+      return nullptr;
+    V = V->IgnoreParenCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(V))
+      return ME->getType()->isIntegerType() ? ME->getMemberDecl() : nullptr;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(V))
+      if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
+        auto It = ArgOf.find(P);
+        if (It != ArgOf.end())
+          return positionField(It->second, At, Depth + 1);
+        // A helper of a helper: the argument the call chain from this
+        // function's call passes for P.
+        if (At.Via)
+          if (const auto *CE = dyn_cast_or_null<CallExpr>(At.S))
+            return positionField(argumentFor(P, CE, 0), At, Depth + 1);
+      }
+    return nullptr;
+  }
+
+  /// The expression the call Outer (of this function) passes down for the
+  /// parameter P of a function it calls, directly or through one helper
+  /// that calls it once.
+  static const Expr *argumentFor(const ParmVarDecl *P, const CallExpr *Outer,
+                                 unsigned Depth) {
+    const FunctionDecl *Callee = Outer ? Outer->getDirectCallee() : nullptr;
+    const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
+    if (!Callee || !Owner || Depth > 2)
+      return nullptr;
+    if (Callee->getCanonicalDecl() == Owner->getCanonicalDecl())
+      return P->getFunctionScopeIndex() < Outer->getNumArgs()
+                 ? Outer->getArg(P->getFunctionScopeIndex())
+                 : nullptr;
+    const FunctionDecl *Def = nullptr;
+    if (!Callee->hasBody(Def) || !Def)
+      return nullptr;
+    const CallExpr *Inner = nullptr;
+    if (!findCallTo(Def->getBody(), Owner, Inner, 0) || !Inner)
+      return nullptr;
+    const Expr *A = P->getFunctionScopeIndex() < Inner->getNumArgs()
+                        ? Inner->getArg(P->getFunctionScopeIndex())->IgnoreParenCasts()
+                        : nullptr;
+    // In the helper's terms: one of its own parameters, passed by Outer.
+    if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(A))
+      if (const auto *Q = dyn_cast<ParmVarDecl>(DR->getDecl()))
+        return argumentFor(Q, Outer, Depth + 1);
+    return A;
+  }
+
+  /// The one call to F in S (false if there are several).
+  static bool findCallTo(const Stmt *S, const FunctionDecl *F, const CallExpr *&Found,
+                         unsigned Depth) {
+    if (!S || Depth > 64)
+      return true;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *C = CE->getDirectCallee();
+          C && C->getCanonicalDecl() == F->getCanonicalDecl()) {
+        if (Found)
+          return false;
+        Found = CE;
+      }
+    for (const Stmt *Ch : S->children())
+      if (!findCallTo(Ch, F, Found, Depth + 1))
+        return false;
+    return true;
   }
 };
 
+/// What one function does with slots at a position field: reads, stores,
+/// and moves of the field.
+class PositionUse {
+public:
+  explicit PositionUse(const ValueDecl *P) : P(P) {}
+  void walk(const Stmt *S, bool Store, unsigned Depth) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp()) {
+      Moves |= isField(B->getLHS());
+      walk(B->getLHS(), true, Depth + 1);
+      walk(B->getRHS(), false, Depth + 1);
+      return;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
+      Moves |= isField(U->getSubExpr());
+      walk(U->getSubExpr(), true, Depth + 1);
+      return;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(S)) {
+      // memcpy(&ring[i], src, n) and friends write their first argument.
+      for (unsigned I = 0; I != C->getNumArgs(); ++I)
+        walk(C->getArg(I), I == 0 && C->getNumArgs() == 3, Depth + 1);
+      return;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(S)) {
+      if (names(A->getIdx())) {
+        if (Store)
+          Stores = true;
+        else if (!Read)
+          Read = A;
+      }
+      walk(A->getBase(), false, Depth + 1);
+      walk(A->getIdx(), false, Depth + 1);
+      return;
+    }
+    // `x[i].f = v` stores into the slot; `x[i].f` reads it.
+    if (const auto *M = dyn_cast<MemberExpr>(S)) {
+      walk(M->getBase(), Store, Depth + 1);
+      return;
+    }
+    for (const Stmt *Ch : S->children())
+      walk(Ch, Store && isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(S), Depth + 1);
+  }
+
+  const ArraySubscriptExpr *Read = nullptr;
+  bool Stores = false, Moves = false;
+
+private:
+  bool isField(const Expr *E) const {
+    const auto *M = dyn_cast<MemberExpr>(E->IgnoreParenCasts());
+    return M && M->getMemberDecl() == P;
+  }
+  bool names(const Stmt *S, unsigned Depth = 0) const {
+    if (!S || Depth > 32)
+      return false;
+    if (const auto *M = dyn_cast<MemberExpr>(S); M && M->getMemberDecl() == P)
+      return true;
+    for (const Stmt *Ch : S->children())
+      if (names(Ch, Depth + 1))
+        return true;
+    return false;
+  }
+  const ValueDecl *P;
+};
+
 } // namespace
+
+const Expr *osSlotsReadAt(ASTContext &Ctx, const ValueDecl *Position,
+                          std::string &FnName) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->doesThisDeclarationHaveABody() ||
+        SM.isInSystemHeader(FD->getLocation()))
+      continue;
+    PositionUse U(Position);
+    U.walk(FD->getBody(), false, 0);
+    if (U.Read && U.Moves && !U.Stores) {
+      FnName = FD->getIdentifier() ? FD->getName().str() : "?";
+      return U.Read;
+    }
+  }
+  return nullptr;
+}
 
 const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;

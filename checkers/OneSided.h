@@ -86,6 +86,11 @@ struct OsCandidate {
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
                                            // index is cached in (deviant only)
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
+  /// RetireWrongKind with no slot load in its function: the field the
+  /// stored position comes from (`WRITE_ONCE(c->tail, r->pos)`: pos). The
+  /// slots were read by another call of the consumer; judged TU-wide
+  /// (osSlotsReadAt()).
+  const clang::ValueDecl *Position = nullptr;
 
   OsCandidate() = default;
   /// Kind K, reported at At, ordered against Data, about location Id.
@@ -154,6 +159,14 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
 
 /// Does the TU-wide evidence make Cand a bug worth reporting?
 bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev);
+
+/// A function of the TU (not a system header's) that reads a slot at the
+/// position kept in field Position (`&r->data[r->pos & r->mask]`), moves
+/// that position, and stores no slot at it: a consumer's read step. Returns
+/// the subscript read, or null; FnName is set to that function's name.
+const clang::Expr *osSlotsReadAt(clang::ASTContext &Ctx,
+                                 const clang::ValueDecl *Position,
+                                 std::string &FnName);
 
 /// A type that says "a device reads or writes this": the kernel's and
 /// DPDK's endian-annotated integers (__le32, rte_be16_t: descriptor fields
