@@ -106,7 +106,8 @@ private:
     for (const MpMatch &M : mp().match()) {
       const MpSide &W = *M.W, &R = *M.R;
       if (!M.WriterOrdered && M.ReaderOrdered && Ordered(M.ReaderBy) &&
-          !M.WD->OtherBarrier && !OneSidedAt.count(W.FlagLoc.getRawEncoding()) &&
+          !M.WD->OtherBarrier &&
+          !OneSidedAt.count(W.FlagLoc.getRawEncoding()) &&
           Reported.insert(W.FlagLoc.getRawEncoding()).second) {
         auto [Wmb, Rmb, Release, Acquire] = mp().spellings(W);
         Finding F = make(
@@ -128,7 +129,8 @@ private:
         emit(F);
       }
       if (!M.ReaderOrdered && M.WriterOrdered && Ordered(M.WriterBy) &&
-          !M.RD->OtherBarrier && !OneSidedAt.count(R.FlagLoc.getRawEncoding()) &&
+          !M.RD->OtherBarrier &&
+          !OneSidedAt.count(R.FlagLoc.getRawEncoding()) &&
           Reported.insert(R.FlagLoc.getRawEncoding()).second) {
         auto [Wmb, Rmb, Release, Acquire] = mp().spellings(R);
         Finding F =

@@ -154,14 +154,14 @@ public:
       std::string Barrier = Cand.At.Via && !Cand.At.ApiName.empty()
                                 ? spellingInside(Cand.At)
                                 : barrierSpelling(Cand.At);
-      F.Message = Barrier + " orders stores only: the store to '" + Cand.IdName +
-                  "' after it hands back the slots that '" + Fn +
+      F.Message = Barrier + " orders stores only: the store to '" +
+                  Cand.IdName + "' after it hands back the slots that '" + Fn +
                   "()' read at the position '" + Pos +
                   "' it stores, and their loads are not ordered before it "
                   "(the producer can overwrite a slot while it is still being "
                   "read); use smp_store_release() for that store, or smp_mb()";
-      F.Notes.push_back({Read->getExprLoc(), "'" + Fn + "()' reads a slot at '" +
-                                                  Pos + "' here"});
+      F.Notes.push_back({Read->getExprLoc(),
+                         "'" + Fn + "()' reads a slot at '" + Pos + "' here"});
       F.Notes.push_back({Cand.Index.Via ? Cand.Index.InnerLoc : Cand.Index.Loc,
                          "the store to '" + Cand.IdName + "' is here"});
       if (auto Fix = renameBarrier(Cand.At, "smp_mb"))

@@ -765,7 +765,8 @@ struct Scan {
   }
 
   /// Is the location stored in this function (the consumer's own index)?
-  bool storedHere(const ValueDecl *Id, const LocationKey *Like = nullptr) const {
+  bool storedHere(const ValueDecl *Id,
+                  const LocationKey *Like = nullptr) const {
     for (const Event *E : Seq)
       if (E->Kind == EventKind::Store || E->Kind == EventKind::RMW)
         if (const LocationKey *K = keyOf(*E))
@@ -1396,12 +1397,15 @@ struct Scan {
       } else if (slot(*DK) && integerTarget(L)) {
         const Expr *Idx = slotIndex(D);
         const Stmt *DS = D.node();
+        // Not: an operand that contains the slot (compared with the slot's
+        // own content); a local from 0 (for (i = 0; i < n; i++): every
+        // slot); a position loaded with READ_ONCE() (the slot depends on
+        // that load), unless the index is counted against it (a count needs
+        // the index load first).
         for (const Expr *O : Against)
-          if (!containsStmt(O, DS) &&   // compared with the slot's own content
-              !scanFromZero(O) &&       // for (i = 0; i < n; i++): every slot
-              (!positionFromMarked(O) || // a position loaded with READ_ONCE():
-               is_contained(Counted, O))) // the slot depends on that load (a
-            Related |= sharesIndex(Idx, O); // count needs the index load first)
+          if (!containsStmt(O, DS) && !scanFromZero(O) &&
+              (!positionFromMarked(O) || is_contained(Counted, O)))
+            Related |= sharesIndex(Idx, O);
         if (DepVar && c11Atomic(L) && mentions(Idx, DepVar))
           Related = true;
         Dma = deviceField(*DK);
@@ -1534,7 +1538,8 @@ struct Scan {
 
   /// The integer field a stored value is read from (`r->pos`), seeing an
   /// inlined helper's parameter as the call's argument.
-  const ValueDecl *positionField(const Expr *V, const Event &At, unsigned Depth) const {
+  const ValueDecl *positionField(const Expr *V, const Event &At,
+                                 unsigned Depth) const {
     if (!V || Depth > 4)
       return nullptr;
     V = V->IgnoreParenCasts();
@@ -1573,9 +1578,10 @@ struct Scan {
     const CallExpr *Inner = nullptr;
     if (!findCallTo(Def->getBody(), Owner, Inner, 0) || !Inner)
       return nullptr;
-    const Expr *A = P->getFunctionScopeIndex() < Inner->getNumArgs()
-                        ? Inner->getArg(P->getFunctionScopeIndex())->IgnoreParenCasts()
-                        : nullptr;
+    const Expr *A =
+        P->getFunctionScopeIndex() < Inner->getNumArgs()
+            ? Inner->getArg(P->getFunctionScopeIndex())->IgnoreParenCasts()
+            : nullptr;
     // In the helper's terms: one of its own parameters, passed by Outer.
     if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(A))
       if (const auto *Q = dyn_cast<ParmVarDecl>(DR->getDecl()))
@@ -1584,8 +1590,8 @@ struct Scan {
   }
 
   /// The one call to F in S (false if there are several).
-  static bool findCallTo(const Stmt *S, const FunctionDecl *F, const CallExpr *&Found,
-                         unsigned Depth) {
+  static bool findCallTo(const Stmt *S, const FunctionDecl *F,
+                         const CallExpr *&Found, unsigned Depth) {
     if (!S || Depth > 64)
       return true;
     if (const auto *CE = dyn_cast<CallExpr>(S))
@@ -1616,7 +1622,8 @@ public:
       walk(B->getRHS(), false, Depth + 1);
       return;
     }
-    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp()) {
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && U->isIncrementDecrementOp()) {
       Moves |= isField(U->getSubExpr());
       walk(U->getSubExpr(), true, Depth + 1);
       return;
@@ -1644,7 +1651,8 @@ public:
       return;
     }
     for (const Stmt *Ch : S->children())
-      walk(Ch, Store && isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(S), Depth + 1);
+      walk(Ch, Store && isa<ParenExpr, ImplicitCastExpr, CStyleCastExpr>(S),
+           Depth + 1);
   }
 
   const ArraySubscriptExpr *Read = nullptr;
