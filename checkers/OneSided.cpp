@@ -285,11 +285,24 @@ struct Scan {
       const Expr *Sides[2] = {B->getLHS(), B->getRHS()};
       for (int I = 0; I < 2; ++I)
         if (containsStmt(Sides[I], LS) || (V && refersTo(Sides[I], V))) {
-          Out.push_back(Sides[1 - I]);
+          // A position is a local or a field; what a slot holds (a time
+          // stamp compared with the clock) is no position.
+          if (!hasSubscript(Sides[1 - I], 0))
+            Out.push_back(Sides[1 - I]);
           break;
         }
     }
     return Out;
+  }
+  static bool hasSubscript(const Stmt *S, unsigned Depth) {
+    if (!S || Depth > 32)
+      return false;
+    if (isa<ArraySubscriptExpr>(S))
+      return true;
+    for (const Stmt *Ch : S->children())
+      if (hasSubscript(Ch, Depth + 1))
+        return true;
+    return false;
   }
 
   Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)

@@ -174,3 +174,32 @@ unsigned int ring_lag_dump(struct msg_ring *r, void **out, uint32_t base)
 		out[i] = r->slot[i];
 	return lag;
 }
+
+/* A time difference against a slot's own content is no count of entries:
+ * drivers/net/ethernet/intel/e1000/e1000_main.c:e1000_clean_tx_irq()'s hang
+ * check (Linux 6.12) compares the tick counter with the time stamp kept in
+ * the ring's bookkeeping slot, then prints the same stamp. */
+extern volatile unsigned long ticks;
+#define ticks_after(a, b)	((long)((b) - (a)) < 0)
+
+struct tx_info {
+	unsigned long stamp;
+	unsigned int watch;
+};
+
+struct tx_book {
+	struct tx_info info[256];
+	unsigned int next_to_clean;
+};
+
+extern void report_hang(unsigned long stamp, unsigned int idx);
+
+void tx_clean(struct tx_book *b, unsigned int done, unsigned int timeout)
+{
+	unsigned int i = (b->next_to_clean + done) & 255, eop;
+
+	__atomic_store_n(&b->next_to_clean, i, __ATOMIC_RELEASE);
+	eop = b->info[i].watch;
+	if (b->info[eop].stamp && ticks_after(ticks, b->info[eop].stamp + timeout))
+		report_hang(b->info[eop].stamp, eop);
+}
