@@ -92,6 +92,17 @@ public:
   }
 
 private:
+  /// "read-side smp_rmb()", or "the read side's acquire load" for an
+  /// access with no API name ("an acquire load").
+  static std::string sideNote(StringRef Side, StringRef Spelling) {
+    for (StringRef Article : {"a ", "an "})
+      if (Spelling.starts_with(Article))
+        return ("the " + Side + " side's " +
+                Spelling.drop_front(Article.size()))
+            .str();
+    return (Side + "-side " + Spelling).str();
+  }
+
   void reportMessagePassing() {
     auto Ordered = [](MpOrder O) {
       return O == MpOrder::Barrier || O == MpOrder::Access;
@@ -119,7 +130,7 @@ private:
                 R.FnName + "()' orders its loads with " + M.ROrd->BySpelling +
                 ": that ordering has no partner here; use " + Release +
                 " for this store or put " + Wmb + " before it");
-        F.Notes.push_back({M.ROrd->ByLoc, "read-side " + M.ROrd->BySpelling +
+        F.Notes.push_back({M.ROrd->ByLoc, sideNote("read", M.ROrd->BySpelling) +
                                               " in '" + R.FnName +
                                               "()' is here"});
         noteComment(F, M.ROrd->ByLoc, W.FnName);
@@ -144,9 +155,9 @@ private:
                      M.WOrd->BySpelling +
                      ": that ordering has no partner here; use " + Acquire +
                      " for this load or put " + Rmb + " after it");
-        F.Notes.push_back({M.WOrd->ByLoc, "write-side " + M.WOrd->BySpelling +
-                                              " in '" + W.FnName +
-                                              "()' is here"});
+        F.Notes.push_back(
+            {M.WOrd->ByLoc, sideNote("write", M.WOrd->BySpelling) + " in '" +
+                                W.FnName + "()' is here"});
         noteComment(F, M.WOrd->ByLoc, R.FnName);
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
         if (R.Fix)

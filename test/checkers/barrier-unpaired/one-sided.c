@@ -90,7 +90,7 @@ void slot_put(struct sample_slot *s, int v)
 
 int slot_get(struct sample_slot *s)
 {
-	if (!atomic_load_explicit(&s->full, memory_order_acquire))
+	if (!atomic_load_explicit(&s->full, memory_order_acquire)) // expected-note {{the read side's acquire load in 'slot_get()' is here}}
 		return -1;
 	return s->value;
 }
