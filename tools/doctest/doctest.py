@@ -80,8 +80,12 @@ def sandbox(root, a):
         shutil.rmtree(root)
     shutil.copytree(os.path.join(HERE, "sandbox"), root)
     shutil.copytree(os.path.join(SRC, "test", "Inputs", "kernel"), os.path.join(root, "include"))
-    with open(os.path.join(root, "build", "compile_commands.json.in")) as f:
+    # build/compile_commands.json from the template (build/ is ignored by git)
+    template = os.path.join(root, "compile_commands.json.in")
+    with open(template) as f:
         db = f.read().replace("@DIR@", root)
+    os.remove(template)
+    os.makedirs(os.path.join(root, "build"), exist_ok=True)
     with open(os.path.join(root, "build", "compile_commands.json"), "w") as f:
         f.write(db)
     shutil.copytree(os.path.join(SRC, "examples"), os.path.join(root, "examples"),
