@@ -67,12 +67,17 @@ def commands(body):
 
 
 def substitute(cmd, a):
-    cmd = cmd.replace("/path/to/seqlint/scripts/", os.path.join(SRC, "scripts") + "/")
-    cmd = cmd.replace("/path/to/seqlint.so", a.plugin)
-    cmd = cmd.replace("build/lib/seqlint-tidy.so", a.tidy or "build/lib/seqlint-tidy.so")
-    cmd = cmd.replace("build/lib/seqlint.so", a.plugin)
-    cmd = cmd.replace("build/bin/seqlint", a.runner)
-    return cmd
+    # One pass: a replacement is never scanned again (the plugin's own path
+    # may end in build/lib/seqlint.so).
+    table = {
+        "/path/to/seqlint/scripts/": os.path.join(SRC, "scripts") + "/",
+        "/path/to/seqlint.so": a.plugin,
+        "build/lib/seqlint-tidy.so": a.tidy or "build/lib/seqlint-tidy.so",
+        "build/lib/seqlint.so": a.plugin,
+        "build/bin/seqlint": a.runner,
+    }
+    pattern = re.compile("|".join(re.escape(k) for k in table))
+    return pattern.sub(lambda m: table[m.group(0)], cmd)
 
 
 def sandbox(root, a):
