@@ -159,7 +159,8 @@ public:
                   "()' read at the position '" + Pos +
                   "' it stores, and their loads are not ordered before it "
                   "(the producer can overwrite a slot while it is still being "
-                  "read); use smp_store_release() for that store, or smp_mb()";
+                  "read); " +
+                  releaseAdvice("that store") + ", or " + family().Mb;
       F.Notes.push_back({Read->getExprLoc(),
                          "'" + Fn + "()' reads a slot at '" + Pos + "' here"});
       F.Notes.push_back({Cand.Index.Via ? Cand.Index.InnerLoc : Cand.Index.Loc,
@@ -176,7 +177,8 @@ public:
                       Cand.DataName + "' before it is not ordered against the store "
                       "to '" + Cand.IdName + "' after it, which hands the slot back "
                       "to the producer (it can overwrite the slot while it is still "
-                      "being read); use smp_store_release() for that store, or smp_mb()";
+                      "being read); " +
+                      releaseAdvice("that store") + ", or " + family().Mb;
     Finding F = make(Cand.At, Msg);
     F.Notes.push_back({Cand.Data.Loc, "the load of '" + Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);
@@ -487,8 +489,8 @@ private:
                 "' stores '" + GY.Name + "' and then loads '" + GX.Name +
                 "' with a full barrier between; unless both sides order their "
                 "store before their load, each can miss the other's store. " +
-                (W.ReleaseStore ? "Add smp_mb() after the release store"
-                                : "Use smp_mb()");
+                (W.ReleaseStore ? "Add " + family().Mb + " after the release store"
+                                : "Use " + family().Mb);
     F.Notes.push_back({X.Loc, "the store to '" + X.Name + "' is here"});
     F.Notes.push_back({Y.Loc, "the load of '" + Y.Name + "' is here"});
     F.Notes.push_back({GX.Loc, "'" + Other + "' loads '" + GX.Name +

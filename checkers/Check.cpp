@@ -36,30 +36,73 @@ void Check::viaNote(Finding &F, const Event &E) {
                                      " (called at the place above)"});
 }
 
-std::string Check::writeBarrierSpelling() const {
-  const MacroIndex &M = *Ctx->Macros;
-  if (M.isDefined("smp_wmb"))
-    return "smp_wmb();";
-  if (M.isDefined("rte_smp_wmb"))
-    return "rte_smp_wmb();";
-  if (M.isDefined("seqlint_smp_wmb"))
-    return "seqlint_smp_wmb();";
-  if (M.isDefined("pg_write_barrier"))
-    return "pg_write_barrier();";
-  return "atomic_thread_fence(memory_order_release);";
+bool Check::declaresFunction(StringRef Name) const {
+  // Concurrency Kit's fences are static inline functions, not macros.
+  IdentifierTable &Idents = Ctx->Ctx->Idents;
+  auto It = Idents.find(Name);
+  if (It == Idents.end())
+    return false;
+  DeclarationName DN(It->getValue());
+  for (const NamedDecl *D : Ctx->Ctx->getTranslationUnitDecl()->lookup(DN))
+    if (isa<FunctionDecl>(D))
+      return true;
+  return false;
 }
 
-std::string Check::readBarrierSpelling() const {
+const ApiFamily &Check::family() const {
+  if (FamilyCache)
+    return *FamilyCache;
   const MacroIndex &M = *Ctx->Macros;
-  if (M.isDefined("smp_rmb"))
-    return "smp_rmb();";
-  if (M.isDefined("rte_smp_rmb"))
-    return "rte_smp_rmb();";
-  if (M.isDefined("seqlint_smp_rmb"))
-    return "seqlint_smp_rmb();";
-  if (M.isDefined("pg_read_barrier"))
-    return "pg_read_barrier();";
-  return "atomic_thread_fence(memory_order_acquire);";
+  ApiFamily F;
+  auto Has = [&](StringRef N) { return M.isDefined(N) || declaresFunction(N); };
+  if (Has("qatomic_store_release")) { // QEMU (also defines smp_wmb)
+    F = {"smp_wmb();", "smp_rmb();", "smp_mb()", "qatomic_store_release()",
+         "qatomic_load_acquire()", "", ""};
+  } else if (M.isDefined("smp_wmb")) { // Linux
+    F = {"smp_wmb();", "smp_rmb();", "smp_mb()", "smp_store_release()",
+         "smp_load_acquire()", "", ""};
+  } else if (Has("io_uring_smp_store_release")) { // liburing (C11 underneath)
+    F = {"atomic_thread_fence(memory_order_release);",
+         "atomic_thread_fence(memory_order_acquire);", "io_uring_smp_mb()",
+         "io_uring_smp_store_release()", "io_uring_smp_load_acquire()", "", ""};
+  } else if (Has("ck_pr_fence_store")) { // Concurrency Kit: fences only
+    F = {"ck_pr_fence_store();", "ck_pr_fence_load();", "ck_pr_fence_memory()", "", "",
+         "ck_pr_fence_release()", "ck_pr_fence_acquire()"};
+  } else if (Has("rte_smp_wmb")) { // DPDK
+    bool Std = Has("rte_atomic_store_explicit");
+    F = {"rte_smp_wmb();", "rte_smp_rmb();", "rte_smp_mb()",
+         Std ? "rte_atomic_store_explicit(..., rte_memory_order_release)"
+             : "__atomic_store_n(..., __ATOMIC_RELEASE)",
+         Std ? "rte_atomic_load_explicit(..., rte_memory_order_acquire)"
+             : "__atomic_load_n(..., __ATOMIC_ACQUIRE)",
+         "", ""};
+  } else if (M.isDefined("seqlint_smp_wmb")) { // seqlint's runtime
+    F = {"seqlint_smp_wmb();", "seqlint_smp_rmb();", "seqlint_smp_mb()",
+         "atomic_store_explicit(..., memory_order_release)",
+         "atomic_load_explicit(..., memory_order_acquire)", "", ""};
+  } else if (Has("pg_write_barrier")) { // PostgreSQL: barriers only
+    F = {"pg_write_barrier();", "pg_read_barrier();", "pg_memory_barrier()", "", "",
+         "pg_memory_barrier()", "pg_read_barrier()"};
+  } else { // C11
+    F = {"atomic_thread_fence(memory_order_release);",
+         "atomic_thread_fence(memory_order_acquire);",
+         "atomic_thread_fence(memory_order_seq_cst)",
+         "atomic_store_explicit(..., memory_order_release)",
+         "atomic_load_explicit(..., memory_order_acquire)", "", ""};
+  }
+  FamilyCache = std::make_unique<ApiFamily>(std::move(F));
+  return *FamilyCache;
+}
+
+std::string Check::writeBarrierSpelling() const { return family().Wmb; }
+
+std::string Check::readBarrierSpelling() const { return family().Rmb; }
+
+std::string Check::releaseAdvice(StringRef Store) const {
+  const ApiFamily &F = family();
+  if (!F.Release.empty())
+    return "use " + F.Release + " for " + Store.str();
+  return "put " + F.ReleaseFence + " before " + Store.str();
 }
 
 std::string Check::name(const FunctionTrace &T, int Key) {

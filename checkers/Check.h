@@ -43,11 +43,24 @@ enum class CheckScope {
   AllFunctions,   // every function with a body in user code
 };
 
+/// How a code base spells its ordering operations (Check::family()).
+struct ApiFamily {
+  std::string Wmb, Rmb;      // statements: "smp_wmb();"
+  std::string Mb;            // "smp_mb()"
+  std::string Release;       // a release store, "" if the family has none
+  std::string Acquire;       // an acquire load, "" if none
+  std::string ReleaseFence;  // then: the fence to put before the store
+  std::string AcquireFence;  // and after the load
+};
+
 class Check : public SectionObserver {
 public:
   explicit Check(llvm::StringRef Name) : Name(Name.str()) {}
   const std::string &name() const { return Name; }
-  void setContext(CheckContext &C) { Ctx = &C; }
+  void setContext(CheckContext &C) {
+    Ctx = &C;
+    FamilyCache.reset(); // another TU, perhaps another family
+  }
 
   virtual CheckScope scope() const { return CheckScope::Sections; }
   /// After every function of the TU was analysed: TU-wide checks (what one
@@ -71,6 +84,15 @@ protected:
   /// Spelling of the write/read barrier the user's code base has.
   std::string writeBarrierSpelling() const;
   std::string readBarrierSpelling() const;
+  /// The ordering APIs of the code base's family (Linux, QEMU, liburing,
+  /// Concurrency Kit, DPDK, PostgreSQL, seqlint's runtime, C11), chosen
+  /// from what the TU declares, for fix-its and messages.
+  const ApiFamily &family() const;
+  /// "use smp_store_release() for <Store>", or, in a family without a
+  /// release store, "put ck_pr_fence_release() before <Store>".
+  std::string releaseAdvice(llvm::StringRef Store) const;
+  /// Is a function of that name declared in the TU?
+  bool declaresFunction(llvm::StringRef Name) const;
   /// A fix-it that inserts Code on its own line after the statement that
   /// contains S, if S is a whole statement of a compound statement.
   std::optional<clang::FixItHint> insertAfterStatement(const FunctionTrace &T,
@@ -94,6 +116,7 @@ protected:
   CheckContext *Ctx = nullptr;
 
 private:
+  mutable std::unique_ptr<ApiFamily> FamilyCache; // per TU
   const clang::Stmt *statementOf(const FunctionTrace &T, const clang::Stmt *S) const;
   std::string indentOf(clang::SourceLocation L) const;
   std::string Name;

@@ -37,13 +37,15 @@ void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
 
 MpSpellings MessagePassingCheck::fixSpellings() const {
   MpSpellings S;
-  S.Wmb = writeBarrierSpelling(); // "smp_wmb();"
-  S.Rmb = readBarrierSpelling();
+  const ApiFamily &F = family();
+  S.Wmb = F.Wmb; // "smp_wmb();"
+  S.Rmb = F.Rmb;
   S.Wmb.pop_back();
   S.Rmb.pop_back();
-  bool Linux = S.Wmb == "smp_wmb()";
-  S.Release = Linux ? "smp_store_release()" : "a store-release";
-  S.Acquire = Linux ? "smp_load_acquire()" : "a load-acquire";
+  // Messages say "use <Release> for this store": a family without release
+  // stores (Concurrency Kit, PostgreSQL) gets its fence, placed.
+  S.Release = !F.Release.empty() ? F.Release : "a store after " + F.ReleaseFence;
+  S.Acquire = !F.Acquire.empty() ? F.Acquire : "a load followed by " + F.AcquireFence;
   return S;
 }
 
