@@ -2,8 +2,9 @@
 """doctest.py --plugin P --runner R [--tidy T] DOC...
 
 Runs the commands of the fenced blocks of DOC that a marker line right above
-them makes runnable, in a fresh sandbox (tools/doctest/sandbox: file.c and
-writer.c, the article's buggy writer; include/, the kernel stubs; a Makefile;
+them makes runnable, in a fresh sandbox (file.c, a C11 writer, and writer.c,
+the article's writer, both without the write barrier; include/, the kernel
+stubs; a Makefile;
 build/compile_commands.json; examples/, a copy of the bundled examples with
 their databases), so that what the docs tell users to type keeps working.
 
@@ -84,6 +85,12 @@ def sandbox(root, a):
     if os.path.exists(root):
         shutil.rmtree(root)
     shutil.copytree(os.path.join(HERE, "sandbox"), root)
+    # The docs' file.c and writer.c: a C11 writer and the article's kernel-
+    # style writer, both without the write barrier (the tests' own inputs).
+    shutil.copy(os.path.join(SRC, "test", "plugin", "Inputs", "c11-writer.c"),
+                os.path.join(root, "file.c"))
+    shutil.copy(os.path.join(SRC, "test", "Inputs", "buggy-writer.c"),
+                os.path.join(root, "writer.c"))
     shutil.copytree(os.path.join(SRC, "test", "Inputs", "kernel"), os.path.join(root, "include"))
     # build/compile_commands.json from the template (build/ is ignored by git)
     template = os.path.join(root, "compile_commands.json.in")

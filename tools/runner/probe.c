@@ -74,8 +74,11 @@ static size_t print_plugin_errors(const char *out) {
   return n;
 }
 
-/* Loads the plugin into `compiler` with `config` ("" for none). */
-static int probe_one(const char *compiler, const char *config, const cmd_options *co) {
+/* Runs `compiler` with the plugin, the run's checks, `config` ("" for none)
+ * and `extra` (NULL for none) on an empty C file; its stdout and stderr, NULL
+ * when it could not be run. */
+static char *run_on_empty(const char *compiler, const cmd_options *co, const char *config,
+                          const char *extra, int *status) {
   strvec argv = {0};
   sv_push(&argv, compiler);
   sv_push(&argv, "-fsyntax-only");
@@ -85,12 +88,20 @@ static int probe_one(const char *compiler, const char *config, const cmd_options
     sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-checks=%s", co->checks));
   if (config[0])
     sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-config=%s", config));
+  if (extra)
+    sv_push(&argv, extra);
   sv_push(&argv, "-x");
   sv_push(&argv, "c");
   sv_push(&argv, "/dev/null");
-  int status;
-  char *out = run_capture((const char *const *)sv_argv(&argv), NULL, 1, &status);
+  char *out = run_capture((const char *const *)sv_argv(&argv), NULL, 1, status);
   sv_free(&argv);
+  return out;
+}
+
+/* Loads the plugin into `compiler` with `config` ("" for none). */
+static int probe_one(const char *compiler, const char *config, const cmd_options *co) {
+  int status;
+  char *out = run_on_empty(compiler, co, config, NULL, &status);
   if (!out)
     return 0; /* could not run it: each file says why */
   int rc = 0;
@@ -142,21 +153,8 @@ int probe_plugin(const jobvec *jobs, const cmd_options *co) {
 int list_checks(const cmd_options *co) {
   strmap configs = {0};
   const char *config = co->config ? co->config : config_for_dir(cwd_path(), &configs);
-  strvec argv = {0};
-  sv_push(&argv, co->clang);
-  sv_push(&argv, "-fsyntax-only");
-  sv_push(&argv, "-fno-crash-diagnostics");
-  sv_push_own(&argv, xasprintf("-fplugin=%s", co->plugin));
-  sv_push(&argv, "-fplugin-arg-seqlint-list-checks");
-  if (co->checks)
-    sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-checks=%s", co->checks));
-  if (config[0])
-    sv_push_own(&argv, xasprintf("-fplugin-arg-seqlint-config=%s", config));
-  sv_push(&argv, "-x");
-  sv_push(&argv, "c");
-  sv_push(&argv, "/dev/null");
   int status;
-  char *out = run_capture((const char *const *)sv_argv(&argv), NULL, 1, &status);
+  char *out = run_on_empty(co->clang, co, config, "-fplugin-arg-seqlint-list-checks", &status);
   int rc = -1;
   if (!out) {
     err_msg("cannot run '%s': %s", co->clang, strerror(errno));
@@ -167,7 +165,6 @@ int list_checks(const cmd_options *co) {
     err_msg("'%s' could not list the checks of the plugin '%s':\n%s", co->clang, co->plugin, out);
   }
   free(out);
-  sv_free(&argv);
   sm_free(&configs, free);
   return rc;
 }
