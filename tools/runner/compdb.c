@@ -28,6 +28,22 @@ void jv_push(jobvec *jv, job_t *j) {
   jv->v[jv->n++] = j;
 }
 
+size_t jv_retain(jobvec *jv, int (*keep)(const job_t *, void *), void *arg) {
+  size_t kept = 0, dropped = 0;
+  for (size_t i = 0; i < jv->n; i++) {
+    job_t *j = jv->v[i];
+    if (keep(j, arg)) {
+      j->index = kept;
+      jv->v[kept++] = j;
+    } else {
+      job_free(j);
+      dropped++;
+    }
+  }
+  jv->n = kept;
+  return dropped;
+}
+
 job_t *job_new(const char *display, const char *directory) {
   job_t *j = xcalloc(1, sizeof *j);
   j->display = xstrdup(display);

@@ -587,29 +587,28 @@ static int path_matches(const strvec *globs, const char *display, const char *ab
   return 0;
 }
 
+typedef struct {
+  const strvec *include, *exclude;
+} path_filter;
+
+static int passes_filter(const job_t *j, void *arg) {
+  const path_filter *f = arg;
+  char *abs = path_canonical(NULL, j->display);
+  int keep = (!f->include->n || path_matches(f->include, j->display, abs)) &&
+             !path_matches(f->exclude, j->display, abs);
+  free(abs);
+  return keep;
+}
+
 static void filter_jobs(jobvec *jobs, const strvec *include, const strvec *exclude) {
   if (!include->n && !exclude->n)
     return;
-  size_t kept = 0, dropped = 0;
-  for (size_t i = 0; i < jobs->n; i++) {
-    job_t *j = jobs->v[i];
-    char *abs = path_canonical(NULL, j->display);
-    int keep = (!include->n || path_matches(include, j->display, abs)) &&
-               !path_matches(exclude, j->display, abs);
-    free(abs);
-    if (keep) {
-      j->index = kept;
-      jobs->v[kept++] = j;
-    } else {
-      job_free(j);
-      dropped++;
-    }
-  }
-  jobs->n = kept;
+  path_filter f = {include, exclude};
+  size_t dropped = jv_retain(jobs, passes_filter, &f);
   if (dropped)
     note_msg("%zu %s left out by --include/--exclude", dropped,
              plural(dropped, "file", "files"));
-  if (!kept)
+  if (!jobs->n)
     err_msg("no file left to analyse after --include/--exclude");
 }
 

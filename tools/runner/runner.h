@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -48,6 +49,9 @@ void **sm_slot(strmap *m, const char *key, int *created); /* inserts */
 void *sm_get(const strmap *m, const char *key);
 void sm_free(strmap *m, void (*free_val)(void *));
 
+/* FNV-1a, 64 bits, of a NUL-terminated string (the string map's hash; the
+ * shard of a file). */
+uint64_t fnv1a_str(const char *s);
 int starts_with(const char *s, const char *prefix);
 int ends_with(const char *s, const char *suffix);
 const char *base_name(const char *path);
@@ -242,6 +246,9 @@ typedef struct {
 } cmd_options;
 
 void jv_push(jobvec *jv, job_t *j);
+/* Keeps the jobs for which keep() says 1, in order (renumbered), and frees
+ * the others; returns how many were dropped. */
+size_t jv_retain(jobvec *jv, int (*keep)(const job_t *, void *), void *arg);
 /* Sets every job's rank: its place when the jobs are sorted by main file,
  * then by compile arguments. Findings, notes and fingerprints must not
  * depend on the order of compile_commands.json (bear -- make -j writes it in

@@ -34,27 +34,18 @@ int shard_parse(const char *spec, unsigned *k, unsigned *n) {
   return 0;
 }
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= 1099511628211ULL;
-  }
-  return h;
+typedef struct {
+  unsigned k, n;
+} shard_spec;
+
+static int in_shard(const job_t *j, void *arg) {
+  const shard_spec *s = arg;
+  return fnv1a_str(j->display) % s->n == s->k - 1;
 }
 
 void shard_select(jobvec *jobs, unsigned k, unsigned n) {
-  size_t kept = 0;
-  for (size_t i = 0; i < jobs->n; i++) {
-    job_t *j = jobs->v[i];
-    if (fnv1a(j->display) % n == k - 1) {
-      j->index = kept;
-      jobs->v[kept++] = j;
-    } else {
-      job_free(j);
-    }
-  }
-  jobs->n = kept;
+  shard_spec s = {k, n};
+  jv_retain(jobs, in_shard, &s);
 }
 
 /* ---- writing ----------------------------------------------------------------- */

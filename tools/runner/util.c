@@ -114,7 +114,7 @@ char **sv_argv(strvec *sv) {
 
 /* ---- string map (open addressing, FNV-1a) ------------------------------ */
 
-static uint64_t hash_str(const char *s) {
+uint64_t fnv1a_str(const char *s) {
   uint64_t h = 1469598103934665603ULL;
   for (; *s; s++) {
     h ^= (unsigned char)*s;
@@ -124,7 +124,7 @@ static uint64_t hash_str(const char *s) {
 }
 
 static size_t sm_find(const strmap *m, const char *key) {
-  size_t i = (size_t)hash_str(key) & (m->cap - 1);
+  size_t i = (size_t)fnv1a_str(key) & (m->cap - 1);
   while (m->keys[i] && strcmp(m->keys[i], key) != 0)
     i = (i + 1) & (m->cap - 1);
   return i;
