@@ -110,37 +110,41 @@ static int dump(FILE *out, json_t *root) {
   return rc;
 }
 
+/* One finding as the JSON output writes it (and a shard saves it). */
+json_t *finding_json(const finding_t *f) {
+  json_t *o = json_object();
+  json_object_set_new(o, "check", json_str(f->check));
+  set_loc_fields(o, &f->loc);
+  json_object_set_new(o, "message", json_str(f->message));
+  json_object_set_new(o, "level", json_string(f->is_error ? "error" : "warning"));
+  json_t *notes = json_array();
+  for (size_t k = 0; k < f->n_notes; k++) {
+    json_t *n = json_object();
+    set_loc_fields(n, &f->notes[k].loc);
+    json_object_set_new(n, "message", json_str(f->notes[k].message));
+    json_array_append_new(notes, n);
+  }
+  json_object_set_new(o, "notes", notes);
+  json_t *fixits = json_array();
+  for (size_t k = 0; k < f->n_fixits; k++) {
+    const fixit_t *x = &f->fixits[k];
+    json_t *n = json_object();
+    set_loc_fields(n, &x->begin);
+    json_object_set_new(n, "end_line", json_integer(x->end_line));
+    json_object_set_new(n, "end_column", json_integer(x->end_col));
+    json_object_set_new(n, "replacement", json_str(x->replacement));
+    json_array_append_new(fixits, n);
+  }
+  json_object_set_new(o, "fixits", fixits);
+  if (f->fingerprint) /* set by findings_finalize() */
+    json_object_set_new(o, "fingerprint", json_str(f->fingerprint));
+  return o;
+}
+
 int write_json(FILE *out, const findvec *fv, const run_coverage *cov) {
   json_t *arr = json_array();
-  for (size_t i = 0; i < fv->n; i++) {
-    const finding_t *f = fv->v[i];
-    json_t *o = json_object();
-    json_object_set_new(o, "check", json_str(f->check));
-    set_loc_fields(o, &f->loc);
-    json_object_set_new(o, "message", json_str(f->message));
-    json_object_set_new(o, "level", json_string(f->is_error ? "error" : "warning"));
-    json_t *notes = json_array();
-    for (size_t k = 0; k < f->n_notes; k++) {
-      json_t *n = json_object();
-      set_loc_fields(n, &f->notes[k].loc);
-      json_object_set_new(n, "message", json_str(f->notes[k].message));
-      json_array_append_new(notes, n);
-    }
-    json_object_set_new(o, "notes", notes);
-    json_t *fixits = json_array();
-    for (size_t k = 0; k < f->n_fixits; k++) {
-      const fixit_t *x = &f->fixits[k];
-      json_t *n = json_object();
-      set_loc_fields(n, &x->begin);
-      json_object_set_new(n, "end_line", json_integer(x->end_line));
-      json_object_set_new(n, "end_column", json_integer(x->end_col));
-      json_object_set_new(n, "replacement", json_str(x->replacement));
-      json_array_append_new(fixits, n);
-    }
-    json_object_set_new(o, "fixits", fixits);
-    json_object_set_new(o, "fingerprint", json_str(f->fingerprint));
-    json_array_append_new(arr, o);
-  }
+  for (size_t i = 0; i < fv->n; i++)
+    json_array_append_new(arr, finding_json(fv->v[i]));
   json_t *root = json_object();
   json_object_set_new(root, "findings", arr);
   json_object_set_new(root, "coverage", coverage_json(cov));

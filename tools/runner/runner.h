@@ -349,6 +349,8 @@ typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_HTML, FMT_GITLAB } out_format;
 /* Writes the findings; returns 0 or -1 (errno set by the failing call). */
 int write_text(FILE *out, const findvec *fv);
 int write_json(FILE *out, const findvec *fv, const run_coverage *cov);
+/* One finding as write_json() writes it; "fingerprint" only once set. */
+struct json_t *finding_json(const finding_t *f);
 int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_coverage *cov);
 /* GitLab's Code Quality report (a subset of Code Climate's issue format):
  * what `artifacts: reports: codequality:` takes. */

@@ -67,41 +67,12 @@ static char *slurp(const char *path) {
   return buf;
 }
 
-static json_t *loc_json(const loc_t *l) {
-  json_t *o = json_object();
-  json_object_set_new(o, "file", json_str(l->file));
-  json_object_set_new(o, "line", json_integer(l->line));
-  json_object_set_new(o, "column", json_integer(l->col));
-  return o;
-}
-
-static json_t *finding_json(const finding_t *f) {
-  json_t *o = json_object();
-  json_object_set_new(o, "check", json_str(f->check));
-  json_object_set_new(o, "loc", loc_json(&f->loc));
+/* A finding as the JSON output has it, with the range of its location,
+ * which that format leaves out. */
+static json_t *finding_state(const finding_t *f) {
+  json_t *o = finding_json(f);
   json_object_set_new(o, "end_line", json_integer(f->end_line));
   json_object_set_new(o, "end_column", json_integer(f->end_col));
-  json_object_set_new(o, "message", json_str(f->message));
-  json_object_set_new(o, "error", json_boolean(f->is_error));
-  json_t *notes = json_array();
-  for (size_t k = 0; k < f->n_notes; k++) {
-    json_t *n = json_object();
-    json_object_set_new(n, "loc", loc_json(&f->notes[k].loc));
-    json_object_set_new(n, "message", json_str(f->notes[k].message));
-    json_array_append_new(notes, n);
-  }
-  json_object_set_new(o, "notes", notes);
-  json_t *fixits = json_array();
-  for (size_t k = 0; k < f->n_fixits; k++) {
-    const fixit_t *x = &f->fixits[k];
-    json_t *n = json_object();
-    json_object_set_new(n, "loc", loc_json(&x->begin));
-    json_object_set_new(n, "end_line", json_integer(x->end_line));
-    json_object_set_new(n, "end_column", json_integer(x->end_col));
-    json_object_set_new(n, "replacement", json_str(x->replacement));
-    json_array_append_new(fixits, n);
-  }
-  json_object_set_new(o, "fixits", fixits);
   return o;
 }
 
@@ -152,7 +123,7 @@ int shard_write(const char *path, const char *spec, const jobvec *jobs, const cm
       json_object_set_new(o, "error", json_str(j->error ? j->error : "not run"));
     json_t *fs = json_array();
     for (size_t k = 0; k < j->findings.n; k++)
-      json_array_append_new(fs, finding_json(j->findings.v[k]));
+      json_array_append_new(fs, finding_state(j->findings.v[k]));
     json_object_set_new(o, "findings", fs);
     json_object_set_new(o, "coverage", coverage_state(&j->coverage));
     char *summary = j->state == JOB_OK ? slurp(j->summary_path) : NULL;
@@ -192,8 +163,9 @@ static unsigned uint_of(json_t *o, const char *key) {
   return json_is_integer(v) && json_integer_value(v) >= 0 ? (unsigned)json_integer_value(v) : 0;
 }
 
-/* A location as the shard displayed it: relative to the current directory
- * (the merge runs from the same one) or absolute. */
+/* A location as the shard displayed it ("file", "line", "column" of o):
+ * relative to the current directory (the merge runs from the same one) or
+ * absolute. */
 static int loc_load(json_t *o, loc_t *l) {
   const char *file = str_of(o, "file");
   if (!file)
@@ -217,16 +189,17 @@ static finding_t *finding_load(json_t *o) {
   finding_t *f = xcalloc(1, sizeof *f);
   f->check = xstrdup(check);
   f->message = xstrdup(msg);
-  f->is_error = json_is_true(json_object_get(o, "error"));
+  const char *level = str_of(o, "level");
+  f->is_error = level && strcmp(level, "error") == 0;
   f->end_line = uint_of(o, "end_line");
   f->end_col = uint_of(o, "end_column");
-  int bad = loc_load(json_object_get(o, "loc"), &f->loc);
+  int bad = loc_load(o, &f->loc);
   f->n_notes = json_array_size(notes);
   f->notes = f->n_notes ? xcalloc(f->n_notes, sizeof *f->notes) : NULL;
   for (size_t k = 0; k < f->n_notes && !bad; k++) {
     json_t *n = json_array_get(notes, k);
     const char *m = str_of(n, "message");
-    bad = !m || loc_load(json_object_get(n, "loc"), &f->notes[k].loc);
+    bad = !m || loc_load(n, &f->notes[k].loc);
     f->notes[k].message = xstrdup(m ? m : "");
   }
   f->n_fixits = json_array_size(fixits);
@@ -234,7 +207,7 @@ static finding_t *finding_load(json_t *o) {
   for (size_t k = 0; k < f->n_fixits && !bad; k++) {
     json_t *x = json_array_get(fixits, k);
     const char *r = str_of(x, "replacement");
-    bad = !r || loc_load(json_object_get(x, "loc"), &f->fixits[k].begin);
+    bad = !r || loc_load(x, &f->fixits[k].begin);
     f->fixits[k].end_line = uint_of(x, "end_line");
     f->fixits[k].end_col = uint_of(x, "end_column");
     f->fixits[k].replacement = xstrdup(r ? r : "");
