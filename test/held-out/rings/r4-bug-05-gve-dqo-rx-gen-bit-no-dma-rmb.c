@@ -59,7 +59,7 @@ extern int rx_build_frame(struct rx_ring *rx, struct rx_buf_state *bs, u16 len, 
 
 static inline u8 cmpl_gen(const struct rx_cmpl_desc *d)
 {
-	return (le16_to_cpu(d->len_gen) >> CMPL_GEN_SHIFT) & 1;
+	return (le16_to_cpu(d->len_gen) >> CMPL_GEN_SHIFT) & 1; /* EXPECT: seqlint-mp-missing-barrier */
 }
 
 static int rx_one(struct rx_ring *rx, const struct rx_cmpl_desc *d)
@@ -90,7 +90,7 @@ int rx_poll(struct rx_ring *rx, int budget)
 		const struct rx_cmpl_desc *d = &cq->ring[cq->head];
 
 		/* no more completions */
-		if (cmpl_gen(d) == cq->cur_gen_bit) /* EXPECT: seqlint-mp-missing-barrier */
+		if (cmpl_gen(d) == cq->cur_gen_bit)
 			break;
 
 		err = rx_one(rx, d);
