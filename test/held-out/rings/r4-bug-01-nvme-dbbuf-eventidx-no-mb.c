@@ -1,8 +1,9 @@
 // Modelled on: drivers/nvme/host/pci.c:nvme_dbbuf_update_and_check_event(),
 //              nvme_write_sq_db(), nvme_dbbuf_need_event() (Linux 4.18; fixed form in 6.12)
 // Shipped bug: "nvme-pci: add a memory barrier to nvme_dbbuf_update_and_check_event"
-//   (07e860202d18, 2018, Linux 4.19; https://lkml.org/lkml/2018/8/14/1031). SPDK's
-//   userspace driver shipped the same defect and fixed it in lib/nvme (f23e89c58e70, 2019).
+//   (Linux 4.19, 2018, https://lkml.org/lkml/2018/8/14/1031; 07e860202d18 as recalled,
+//   the hash was not checked against a Linux clone). SPDK's userspace driver shipped the
+//   same defect and fixed it in lib/nvme (f23e89c58e70, 2019, citing that thread).
 // The other side is an emulated NVMe controller (QEMU, a hypervisor's vhost target).
 // With the Doorbell Buffer Config feature the host does not write the MMIO doorbell for
 // every command: it writes the new SQ tail into a "shadow doorbell" word in host memory

@@ -1,10 +1,12 @@
 // Modelled on: drivers/nvme/host/pci.c:nvme_cqe_pending(), nvme_poll_cq(),
 //              nvme_handle_cqe(), nvme_update_cq_head() (Linux 6.12)
-// Pattern: completion-queue consumer that tests the phase bit of the next entry in a
-//   helper and then reads the entry's command id and result. This file is the correct
-//   form: dma_rmb() after the phase test, as upstream nvme_poll_cq() has.
-//   (FreeBSD's nvme(4) shipped this defect and fixed it in D30995, 2021: a stale cid was
-//   read before the status word and the driver panicked on "unknown cmd".)
+// Shipped bug: Linux b69e2ef24b7b (Keith Busch, 2020): after 324b494c2862 inlined the
+//   phase test into the poll loop, stale completion contents were observed (reported on
+//   arm64); the fix added dma_rmb() in nvme_poll_cq() after nvme_cqe_pending().
+//   FreeBSD's nvme(4) shipped the same defect and fixed it in D30995 (2021).
+// A completion-queue consumer tests the phase bit of the next entry in a helper and
+// then reads the entry's command id and result. This file is the fix: dma_rmb() after
+// the phase test.
 // The other side is the NVMe controller. It DMA-writes a 16-byte completion entry into
 // the CQ (dma_alloc_coherent()) and writes the status word, whose bit 0 is the phase
 // tag, as part of that entry; the host owns an entry once its phase equals the host's
