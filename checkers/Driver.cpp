@@ -251,8 +251,8 @@ private:
 class EventFinder : public RecursiveASTVisitor<EventFinder> {
 public:
   /// CountSteps: fill Steps (only the runner's counters file needs it).
-  EventFinder(const MacroIndex &Macros, bool CountSteps)
-      : Macros(Macros), CountSteps(CountSteps) {}
+  EventFinder(const MacroIndex &Macros, bool CountSteps, const SharedMemory *Shared)
+      : Macros(Macros), CountSteps(CountSteps), Shared(Shared) {}
   // typeof()/sizeof(type) in the kernel's macros: nothing runs there
   // (LLVM 22 passes a second argument, TraverseQualifier).
   template <typename... More> bool TraverseTypeLoc(TypeLoc, More...) { return true; }
@@ -264,6 +264,8 @@ public:
   bool counterParity() const { return ParityTest && SharedStep; }
   bool IntParamCompare = false; // == or != with an integer parameter
   bool RingHeader = false;      // a store to a flexible array member's element
+  bool SharedMem = false;       // an access to memory another process or a
+                                // device maps (core/Provenance.h)
   llvm::SmallVector<const FunctionDecl *, 8> Callees; // defined, not APIs
 
   bool VisitStmt(Stmt *S) {
@@ -288,6 +290,8 @@ public:
     // access to shared memory, as marked as READ_ONCE().
     if (auto *ME = dyn_cast<MemberExpr>(S); ME && !Weak && osDeviceTyped(ME->getType()))
       Weak = true;
+    if (auto *ME = dyn_cast<MemberExpr>(S); ME && !SharedMem && Shared && Shared->touches(ME))
+      SharedMem = true;
     // `avail->ring[i & m] = x`: a slot of a flexible array beside its
     // ring's index (struct vring_avail): memory another agent maps.
     if (auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp() && !RingHeader)
@@ -381,6 +385,7 @@ private:
   bool SharedStep = false; // `s->n++`, `g += 1`
   const MacroIndex &Macros;
   bool CountSteps;
+  const SharedMemory *Shared;
 };
 
 /// What one walk of a function body tells (cached: the driver asks for a
@@ -389,10 +394,13 @@ class FunctionFacts {
 public:
   FunctionFacts(const MacroIndex &Macros, bool CountSteps)
       : Macros(Macros), CountSteps(CountSteps) {}
+  /// With the checks about marked accesses: where the TU's shared memory
+  /// comes from (an access to it counts as a marked one).
+  void setShared(const SharedMemory *S) { Shared = S; }
   const EventFinder &of(const FunctionDecl *FD) {
     std::unique_ptr<EventFinder> &F = Cache[FD];
     if (!F) {
-      F = std::make_unique<EventFinder>(Macros, CountSteps);
+      F = std::make_unique<EventFinder>(Macros, CountSteps, Shared);
       F->TraverseStmt(FD->getBody());
     }
     return *F;
@@ -414,7 +422,7 @@ public:
     // READ_ONCE/WRITE_ONCE only: an open-coded section also needs a counter
     // step or a low-bit test somewhere.
     return (Marked && (AnyMarked || Finder.CounterLike)) || Finder.counterParity() ||
-           (AnyMarked && Finder.RingHeader);
+           (AnyMarked && (Finder.RingHeader || Finder.SharedMem));
   }
 
   /// FD calls a helper of the TU with an effect on sections, locks or
@@ -450,6 +458,7 @@ public:
 private:
   const MacroIndex &Macros;
   bool CountSteps;
+  const SharedMemory *Shared = nullptr;
   DenseMap<const FunctionDecl *, std::unique_ptr<EventFinder>> Cache;
   DenseMap<const FunctionDecl *, char> Calls; // 1 yes, 2 no
 };
@@ -892,6 +901,8 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
       Opts.DumpEvents ? CheckScope::MarkedAccesses : CheckScope::Sections;
   for (auto &C : Checks)
     Scope = std::max(Scope, C->scope());
+  if (Scope >= CheckScope::MarkedAccesses)
+    Facts.setShared(&Cl.sharedMemory());
   std::vector<const FunctionDecl *> Functions;
   collectFunctions(Ctx.getTranslationUnitDecl(), Functions);
   std::optional<ReachableFunctions> Reachable;

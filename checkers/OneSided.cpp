@@ -56,8 +56,20 @@ bool osDeviceTyped(QualType T) {
 
 namespace {
 
-bool deviceField(const LocationKey &K) {
-  return K.Field && osDeviceTyped(K.Field->getType());
+/// A field a device reads or writes: device-endian or volatile itself, or
+/// a member of a record laid out for a device (one with such a field: a
+/// completion entry's `u16 command_id` beside its `__le16 status`).
+bool typedDeviceField(const LocationKey &K) {
+  if (!K.Field)
+    return false;
+  if (osDeviceTyped(K.Field->getType()))
+    return true;
+  const auto *F = dyn_cast<FieldDecl>(K.Field);
+  if (!F || F->getType()->isPointerType())
+    return false;
+  return llvm::any_of(F->getParent()->fields(), [](const FieldDecl *G) {
+    return !G->getType()->isPointerType() && osDeviceTyped(G->getType());
+  });
 }
 
 /// Do A and B name the same object (`vq->used` and `vq->used`): the same
@@ -235,6 +247,72 @@ struct Scan {
   std::deque<Event> Owned;
   DenseMap<const Event *, const FunctionTrace *> TraceOf;
   DenseMap<const VarDecl *, const Expr *> ArgOf; // inlined helper's parameters
+
+  /// A field of device memory: device-endian (__le32), volatile, or a
+  /// member of a record the TU allocates with dma_alloc_coherent().
+  bool deviceField(const LocationKey &K) const {
+    return typedDeviceField(K) || (K.Field && Tu.shared(C).deviceRecordField(K.Field));
+  }
+  /// The variable an inlined helper's pointer parameter stands for (`d` in
+  /// `cmpl_gen(d)`), else V itself.
+  const VarDecl *resolveBase(const VarDecl *V) const {
+    for (unsigned Depth = 0; V && Depth < 4; ++Depth) {
+      auto It = ArgOf.find(V);
+      if (It == ArgOf.end())
+        break;
+      const auto *DR = dyn_cast<DeclRefExpr>(It->second->IgnoreParenCasts());
+      const auto *A = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+      if (!A || A == V)
+        break;
+      V = A;
+    }
+    return V;
+  }
+  /// The ring array member a descriptor access is in: subscripted directly
+  /// (`vq->desc[i].flags`) or through a local slot pointer (`e =
+  /// &cq->cqes[head]; e->status`), seeing helpers' parameters as their
+  /// arguments.
+  const ValueDecl *ringOf(const Event &E, const LocationKey &K) const {
+    if (const MemberExpr *ME = ringMember(E.node(), /*Pointers=*/true))
+      return ME->getMemberDecl();
+    const VarDecl *B = resolveBase(K.Base);
+    if (!B || !Locals.Slots.count(B))
+      return nullptr;
+    auto It = Locals.Defs.find(B);
+    if (It != Locals.Defs.end())
+      for (const Expr *D : It->second)
+        if (const MemberExpr *ME = ringMember(D, /*Pointers=*/true))
+          return ME->getMemberDecl();
+    return nullptr;
+  }
+  /// Do two descriptor accesses name the same descriptor (one slot pointer)
+  /// or, through helpers, slots of the same ring?
+  bool sameDescriptor(const Event &A, const LocationKey &AK, const Event &B,
+                      const LocationKey &BK) const {
+    if (AK.Base && resolveBase(AK.Base) == resolveBase(BK.Base))
+      return true;
+    const ValueDecl *RA = ringOf(A, AK);
+    return RA && RA == ringOf(B, BK);
+  }
+
+  /// What makes K a descriptor word, for the message.
+  std::string deviceWhy(const LocationKey &K) const {
+    if (typedDeviceField(K))
+      return "a device-endian descriptor field";
+    const SharedMemory::Source *Src = Tu.shared(C).of(K);
+    return "a descriptor field in memory from " + (Src ? Src->Api : std::string("DMA")) +
+           "()";
+  }
+  /// K lies in memory another process or a device sees, by where that
+  /// memory came from: sets Cand's evidence.
+  bool sharedByProvenance(const LocationKey &K, OsCandidate &Cand) const {
+    const SharedMemory::Source *Src = Tu.shared(C).of(K);
+    if (!Src)
+      return false;
+    Cand.SelfEvident = true;
+    Cand.Why = SharedMemory::describe(*Src);
+    return true;
+  }
 
   /// refersTo(), seeing an inlined helper's parameter as the argument.
   bool mentions(const Stmt *S, const VarDecl *V, unsigned Depth = 0) const {
@@ -433,7 +511,7 @@ struct Scan {
   bool slot(const LocationKey &K) const {
     if (StringRef(K.Text).contains("[]"))
       return true;
-    return K.Base && K.ViaPointer && Locals.Slots.count(K.Base);
+    return K.Base && K.ViaPointer && Locals.Slots.count(resolveBase(K.Base));
   }
   bool tested(const Event &E) const {
     if (E.Use == ValueUse::Compared || E.Use == ValueUse::Condition ||
@@ -441,7 +519,18 @@ struct Scan {
       return true;
     if (Conds.Nodes.count(E.S))
       return true;
-    return E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var);
+    if (E.Use != ValueUse::Assigned || !E.Var)
+      return false;
+    if (Conds.Vars.count(E.Var))
+      return true;
+    // One step on: `flags = READ_ONCE(d->flags); used = flags & F_USED;
+    // return used == wrap`.
+    for (const auto &[V, Defs] : Locals.Defs)
+      if (Conds.Vars.count(V))
+        for (const Expr *D : Defs)
+          if (refersTo(D, E.Var))
+            return true;
+    return false;
   }
   static bool integerTarget(const Event &E) {
     const auto *X = dyn_cast_or_null<Expr>(E.node());
@@ -742,6 +831,12 @@ struct Scan {
     if (const auto *ME = dyn_cast<MemberExpr>(S))
       if (ME->getType()->isIntegerType()) // a position, not the struct holding it
         Fields.insert(ME->getMemberDecl());
+    // A position behind a pointer member (`*sq->ktail`: a ring's index in
+    // memory mapped from the kernel) is named by that member, as its key.
+    if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->getOpcode() == UO_Deref)
+      if (const auto *ME = dyn_cast<MemberExpr>(U->getSubExpr()->IgnoreParenCasts()))
+        if (U->getType()->isIntegerType())
+          Fields.insert(ME->getMemberDecl());
     for (const Stmt *C : S->children())
       names(C, Vars, Fields, Depth + 1);
   }
@@ -922,8 +1017,8 @@ struct Scan {
         Cand.Fn = T.FD;
         Cand.NeedsPolled = true;
         Cand.SelfEvident = !Locked;
-        Cand.Why = "a device-endian descriptor field that the file polls: the "
-                   "device reads the descriptor as soon as it sees this store";
+        Cand.Why = deviceWhy(*PK) + " that the file polls: the device reads the "
+                                    "descriptor as soon as it sees this store";
       } else if (Header && !Locked) {
         // struct vring_avail { u16 flags, idx; u16 ring[]; }: a ring whose
         // index and slots are one block, the layout of memory mapped by
@@ -936,6 +1031,8 @@ struct Scan {
         // itself, a hint or a statistic: the file must order it elsewhere.)
         Cand.SelfEvident = true;
         Cand.Why = "an atomic or volatile store: other threads read it without a lock";
+      } else if (!Locked && PK && sharedByProvenance(*PK, Cand)) {
+        // The index lives in memory another process maps or a device reads.
       } else if (Locked) {
         // Under a lock: only readers that take no lock and order what they
         // read after it (an acquire elsewhere in the file) make it a
@@ -1328,11 +1425,14 @@ struct Scan {
     const ValueDecl *Id = osIdentity(*LK);
     if (!Id || Depth[I] > 0 || storedHere(Id, LK))
       return; // the consumer's own index
-    if (slot(*LK) && !deviceField(*LK))
-      return; // a slot's content is data (what it indexes depends on it)
     // A descriptor in a ring (reached from a ring base by an index): a
-    // device-endian word of an on-disk structure is no descriptor.
-    bool Device = deviceField(*LK) && slot(*LK);
+    // device-endian word of an on-disk structure is no descriptor. The
+    // word polled is device-endian or volatile itself: a host-order field
+    // beside it (a command id) is data the device wrote before it.
+    bool Device = slot(*LK) && deviceField(*LK) &&
+                  (osDeviceTyped(LK->Field->getType()) || Tu.shared(C).of(*LK));
+    if (slot(*LK) && !Device)
+      return; // a slot's content is data (what it indexes depends on it)
     // What the loaded index is compared with: the consumer's own position,
     // which addresses the slots (`if (READ_ONCE(r->prod) == c) ...
     // r->slot[c & mask]`). In C11 code the loaded value itself may address
@@ -1345,7 +1445,7 @@ struct Scan {
       for (size_t J = 0; J != I; ++J)
         if (Seq[J]->Kind == EventKind::Load)
           if (const LocationKey *PK = keyOf(*Seq[J]))
-            if (PK->Base == LK->Base && deviceField(*PK))
+            if (deviceField(*PK) && sameDescriptor(*Seq[J], *PK, L, *LK))
               return;
     // A barrier right before the load: the author orders it, on the wrong
     // side (the data loads after it are the ones to order).
@@ -1405,7 +1505,7 @@ struct Scan {
       if (Device) {
         // The status word orders the rest of the descriptor the device
         // wrote, not the driver's own bookkeeping.
-        Related = deviceField(*DK) && DK->Base && DK->Base == LK->Base;
+        Related = deviceField(*DK) && sameDescriptor(D, *DK, L, *LK);
         Dma = true;
       } else if (slot(*DK) && integerTarget(L)) {
         const Expr *Idx = slotIndex(D);
@@ -1433,8 +1533,7 @@ struct Scan {
       Cand.Dma = Dma;
       if (Device) {
         Cand.SelfEvident = true;
-        Cand.Why = "a device-endian descriptor field: the device writes the "
-                   "descriptor and then this word";
+        Cand.Why = deviceWhy(*LK) + ": the device writes the descriptor and then this word";
       } else if (marked(L)) {
         Cand.SelfEvident = true;
         Cand.Why = "a marked load: another agent stores it without a lock";
@@ -1442,6 +1541,8 @@ struct Scan {
         Cand.SelfEvident = true;
         Cand.Why = "the barrier right before it: this load is ordered on the "
                    "wrong side";
+      } else {
+        sharedByProvenance(*LK, Cand);
       }
       Out.push_back(std::move(Cand));
       return;
@@ -1527,6 +1628,8 @@ struct Scan {
         Cand.SelfEvident = true;
         Cand.Why = "the barrier right after it: this store is ordered for "
                    "another agent, on the wrong side";
+      } else {
+        sharedByProvenance(*SK, Cand);
       }
       Out.push_back(std::move(Cand));
       return;

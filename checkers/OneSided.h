@@ -33,8 +33,10 @@
 
 #include "core/Classifier.h"
 #include "core/Finding.h"
+#include "core/Provenance.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,8 @@ public:
   /// The trace of a small helper of the TU the one-sided scan inlines at
   /// its calls (computed once), or null.
   const FunctionTrace *helperTrace(Classifier &C, const clang::FunctionDecl *FD);
+  /// Where the TU's shared and device memory comes from (computed once).
+  const SharedMemory &shared(Classifier &C) { return C.sharedMemory(); }
   /// Is FD called by a function of the TU seen so far?
   bool called(const clang::FunctionDecl *FD) const {
     return Called.count(FD->getCanonicalDecl());

@@ -263,6 +263,24 @@ ApiModel::ApiModel() {
         "fwrite", "fflush", "syslog", "send", "sendto", "usleep", "sleep",
         "nanosleep"})
     add(N, role(Role::SideEffect, Family::Libc));
+  // --- Memory another agent sees (checkers/core/Provenance.h) ---------------
+  for (StringRef N : {"mmap", "mmap64"}) {
+    ApiEntry E = role(Role::SideEffect, Family::Posix);
+    E.Shares = Sharing::Process;
+    E.SharedFlagsArg = 3;
+    add(N, E);
+  }
+  {
+    ApiEntry E = role(Role::SideEffect, Family::Posix);
+    E.Shares = Sharing::Process;
+    add("shmat", E);
+  }
+  for (StringRef N : {"dma_alloc_coherent", "dmam_alloc_coherent", "dma_alloc_attrs",
+                      "dma_alloc_wc", "dma_pool_alloc", "dma_pool_zalloc"}) {
+    ApiEntry E = role(Role::SideEffect);
+    E.Shares = Sharing::Device;
+    add(N, E);
+  }
   for (StringRef N : {"warn_report", "error_report", "info_report", "warn_report_once",
                       "error_report_once", "qemu_log", "qemu_log_mask"})
     add(N, role(Role::SideEffect, Family::QEMU));

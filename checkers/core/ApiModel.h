@@ -66,6 +66,11 @@ enum ExcludeLevel : unsigned char {
   ExclIrq = 3,     // local_irq_save(), spin_lock_irqsave(), hardirq context
 };
 
+/// Memory an allocator returns that another agent sees: mapped shared with
+/// another process (mmap(MAP_SHARED), shmat()) or coherent DMA memory a
+/// device reads and writes (dma_alloc_coherent()).
+enum class Sharing : unsigned char { None, Process, Device };
+
 struct ApiEntry {
   Role R;
   Family F = Family::Linux;
@@ -80,6 +85,10 @@ struct ApiEntry {
   bool ExcludeEnds = false;          // ... and this call ends it (enable, unlock)
   bool Mmio = false; // Store: a device register write (a doorbell); Release
                      // if ordered after earlier memory stores (writel())
+  /// SideEffect: the call returns memory shared with another agent.
+  Sharing Shares = Sharing::None;
+  /// ... only if this argument has MAP_SHARED (bit 0) set (mmap's flags).
+  int SharedFlagsArg = -1;
 };
 
 class ApiModel {

@@ -11,6 +11,7 @@
 
 #include "core/Events.h"
 #include "core/MacroIndex.h"
+#include "core/Provenance.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -166,6 +167,13 @@ public:
   const MacroIndex &macros() const { return Index; }
   const ApiModel &model() const { return Model; }
   clang::ASTContext &context() { return Ctx; }
+  /// Where the TU's memory shared with another process or a device comes
+  /// from (core/Provenance.h; computed once, on first use).
+  const SharedMemory &sharedMemory() {
+    if (!Shared)
+      Shared = std::make_unique<SharedMemory>(Ctx, Model);
+    return *Shared;
+  }
 
   /// Corroboration across the functions of the TU: the fields (or global
   /// variables) that some function uses as a seqcount counter, by API or by
@@ -200,6 +208,7 @@ public:
   }
 
 private:
+  std::unique_ptr<SharedMemory> Shared;
   /// How many of T's locations the TU knows as counters now.
   unsigned knownCounterKeys(const FunctionTrace &T) const;
   struct CachedTrace {

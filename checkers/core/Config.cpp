@@ -31,6 +31,13 @@ ApiEntry make(Role R, BarrierKind K = BarrierKind::Full, Order O = Order::Once,
   return E;
 }
 
+/// An allocator of memory another process or a device sees.
+ApiEntry shared(Sharing S) {
+  ApiEntry E = make(Role::SideEffect);
+  E.Shares = S;
+  return E;
+}
+
 const std::vector<RoleSpec> &roles() {
   static const std::vector<RoleSpec> R = {
       {"write-barrier", make(Role::Barrier, BarrierKind::Write)},
@@ -47,6 +54,8 @@ const std::vector<RoleSpec> &roles() {
       {"lock", make(Role::Lock)},
       {"unlock", make(Role::Unlock)},
       {"pure", make(Role::Pure)},
+      {"shared-memory", shared(Sharing::Process)},
+      {"device-memory", shared(Sharing::Device)},
   };
   return R;
 }

@@ -1,0 +1,269 @@
+//===- Provenance.cpp - memory another agent sees -------------------------===//
+#include "core/Provenance.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/IdentifierTable.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <optional>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+/// One pass over one function: which locals hold shared memory, and what
+/// the function stores it into or returns.
+class SharedMemory::Walker {
+public:
+  Walker(SharedMemory &SM, const FunctionDecl *FD) : SM(SM), FD(FD) {
+    Fn = FD->getIdentifier() ? FD->getName().str() : "?";
+  }
+  /// Did this pass learn anything new?
+  bool Changed = false;
+
+  void walk(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 256)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+          assign(V, V->getType(), V->getInit());
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+               BO && BO->getOpcode() == BO_Assign) {
+      if (const ValueDecl *Target = target(BO->getLHS()))
+        assign(Target, BO->getLHS()->getType(), BO->getRHS());
+    } else if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+      if (std::optional<Source> Src = sourceOf(RS->getRetValue()))
+        Changed |= SM.Returns.try_emplace(FD->getCanonicalDecl(), *Src).second;
+    }
+    for (const Stmt *C : S->children())
+      walk(C, Depth + 1);
+  }
+
+private:
+  /// What an assignment's left side names: a variable or the last member
+  /// (`*(volatile T *)&x->f = v`, WRITE_ONCE()'s shape, names `f`).
+  static const ValueDecl *target(const Expr *E) {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      E = E->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+        const auto *A = dyn_cast<UnaryOperator>(U->getSubExpr()->IgnoreParenCasts());
+        if (!A || A->getOpcode() != UO_AddrOf)
+          return nullptr;
+        E = A->getSubExpr();
+        continue;
+      }
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+        return dyn_cast<VarDecl>(DR->getDecl());
+      if (const auto *ME = dyn_cast<MemberExpr>(E))
+        return ME->getMemberDecl();
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  void assign(const ValueDecl *Target, QualType T, const Expr *Value) {
+    if (!T->isPointerType())
+      return;
+    std::optional<Source> Src = sourceOf(Value);
+    if (!Src)
+      return;
+    const auto *V = dyn_cast<VarDecl>(Target);
+    if (V && V->hasLocalStorage())
+      Locals.try_emplace(V, *Src);
+    else
+      Changed |= SM.Pointers.try_emplace(Target, *Src).second;
+    size_t Before = SM.Records.size();
+    SM.addRecord(T->getPointeeType(), *Src);
+    Changed |= SM.Records.size() != Before;
+  }
+
+  /// Does E evaluate to an address in shared memory?
+  std::optional<Source> sourceOf(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 16)
+      return std::nullopt;
+    E = E->IgnoreParenCasts();
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return callSource(CE);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        if (auto It = Locals.find(V); It != Locals.end())
+          return It->second;
+        if (auto It = SM.Pointers.find(V); It != SM.Pointers.end())
+          return It->second;
+      }
+      return std::nullopt;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (auto It = SM.Pointers.find(ME->getMemberDecl()); It != SM.Pointers.end())
+        return It->second;
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      // base + offset, base - offset: an address inside the same mapping.
+      if (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub)
+        return std::nullopt;
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+        if (Side->IgnoreParenCasts()->getType()->isPointerType() ||
+            Side->IgnoreParenCasts()->getType()->isIntegerType())
+          if (std::optional<Source> S = sourceOf(Side, Depth + 1))
+            return S;
+      return std::nullopt;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      return objectSource(U->getSubExpr(), Depth + 1);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      if (std::optional<Source> S = sourceOf(CO->getTrueExpr(), Depth + 1))
+        return S;
+      return sourceOf(CO->getFalseExpr(), Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  /// Does the object E lies in shared memory (`&q->slot[i]`, `&ring[0]`)?
+  std::optional<Source> objectSource(const Expr *E, unsigned Depth) const {
+    E = E->IgnoreParenCasts();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      if (AS->getBase()->IgnoreParenImpCasts()->getType()->isPointerType())
+        return sourceOf(AS->getBase(), Depth + 1);
+      return objectSource(AS->getBase(), Depth + 1);
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        if (auto It = SM.Records.find(FD->getParent()); It != SM.Records.end())
+          return It->second;
+      if (ME->isArrow())
+        return sourceOf(ME->getBase(), Depth + 1);
+      return objectSource(ME->getBase(), Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Source> callSource(const CallExpr *CE) const {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return std::nullopt;
+    if (auto It = SM.Returns.find(Callee->getCanonicalDecl()); It != SM.Returns.end())
+      return It->second;
+    if (!Callee->getIdentifier())
+      return std::nullopt;
+    const ApiEntry *A = SM.Model.lookup(Callee->getName());
+    if (!A || A->Shares == Sharing::None)
+      return std::nullopt;
+    if (A->SharedFlagsArg >= 0) {
+      // mmap(..., MAP_PRIVATE, ...) maps a private copy.
+      if ((unsigned)A->SharedFlagsArg >= CE->getNumArgs())
+        return std::nullopt;
+      const Expr *Flags = CE->getArg(A->SharedFlagsArg);
+      Expr::EvalResult R;
+      if (!Flags->isValueDependent() && Flags->EvaluateAsInt(R, SM.Ctx) &&
+          !(R.Val.getInt().getZExtValue() & 1))
+        return std::nullopt;
+    }
+    return Source{A->Shares, Callee->getName().str(), Fn};
+  }
+
+  SharedMemory &SM;
+  const FunctionDecl *FD;
+  std::string Fn;
+  DenseMap<const VarDecl *, Source> Locals;
+};
+
+SharedMemory::SharedMemory(ASTContext &Ctx, const ApiModel &Model)
+    : Ctx(Ctx), Model(Model) {
+  // Nothing to learn in a TU that declares none of the allocators (most
+  // of them): no walk at all.
+  const TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  bool Declared = false;
+  for (const auto &E : Model.entries()) {
+    if (E.second.Shares == Sharing::None)
+      continue;
+    auto II = Ctx.Idents.find(E.first());
+    if (II != Ctx.Idents.end() && !TU->lookup(DeclarationName(II->getValue())).empty()) {
+      Declared = true;
+      break;
+    }
+  }
+  if (!Declared)
+    return;
+  std::vector<const FunctionDecl *> Bodies;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->doesThisDeclarationHaveABody())
+      Bodies.push_back(FD);
+  // A wrapper that returns mapped memory, or a field that another function
+  // derives an address from, can come later in the file: a few rounds,
+  // until nothing new is learned.
+  for (unsigned Round = 0; Round != 4; ++Round) {
+    bool Changed = false;
+    for (const FunctionDecl *FD : Bodies) {
+      Walker W(*this, FD);
+      W.walk(FD->getBody());
+      Changed |= W.Changed;
+    }
+    if (!Changed)
+      break;
+  }
+
+}
+
+void SharedMemory::addRecord(QualType Pointee, const Source &S, unsigned Depth) {
+  if (Pointee.isNull() || Depth > 4)
+    return;
+  const Type *T = Pointee->getBaseElementTypeUnsafe();
+  const RecordDecl *RD = T ? T->getAsRecordDecl() : nullptr;
+  if (!RD || !(RD = RD->getDefinition()))
+    return;
+  if (!Records.try_emplace(RD, S).second)
+    return;
+  // The records inside it (not behind pointers) are in the same memory.
+  for (const FieldDecl *F : RD->fields())
+    addRecord(F->getType(), S, Depth + 1);
+}
+
+const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
+  if (const auto *F = dyn_cast_or_null<FieldDecl>(K.Field)) {
+    if (auto It = Records.find(F->getParent()); It != Records.end())
+      return &It->second;
+    // The target of a pointer member: `*(sq->ktail)`, `sq->array[]`.
+    StringRef Text = K.Text;
+    if (F->getType()->isPointerType() && (Text.starts_with("*(") || Text.ends_with("]")))
+      if (auto It = Pointers.find(F); It != Pointers.end())
+        return &It->second;
+    return nullptr;
+  }
+  if (!K.Field && K.Base && K.ViaPointer && K.Storage == LocationKey::Global)
+    if (auto It = Pointers.find(K.Base); It != Pointers.end())
+      return &It->second;
+  return nullptr;
+}
+
+bool SharedMemory::touches(const MemberExpr *ME) const {
+  if (empty())
+    return false;
+  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+    if (Records.count(F->getParent()))
+      return true;
+  return Pointers.count(ME->getMemberDecl());
+}
+
+bool SharedMemory::deviceRecordField(const ValueDecl *Field) const {
+  const auto *F = dyn_cast_or_null<FieldDecl>(Field);
+  if (!F)
+    return false;
+  auto It = Records.find(F->getParent());
+  return It != Records.end() && It->second.Kind == Sharing::Device;
+}
+
+std::string SharedMemory::describe(const Source &S) {
+  std::string Out = "memory from " + S.Api + "() in '" + S.Fn + "'";
+  Out += S.Kind == Sharing::Device ? ": the device reads and writes it"
+                                   : ": another process maps it";
+  return Out;
+}
+
+} // namespace seqlint
