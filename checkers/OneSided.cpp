@@ -247,6 +247,7 @@ struct Scan {
   std::deque<Event> Owned;
   DenseMap<const Event *, const FunctionTrace *> TraceOf;
   DenseMap<const VarDecl *, const Expr *> ArgOf; // inlined helper's parameters
+  DenseMap<const Event *, const VarDecl *> CallBase; // ... resolved per call
 
   /// A field of device memory: device-endian (__le32), volatile, or a
   /// member of a record the TU allocates with dma_alloc_coherent().
@@ -287,12 +288,71 @@ struct Scan {
   }
   /// Do two descriptor accesses name the same descriptor (one slot pointer)
   /// or, through helpers, slots of the same ring?
+  const VarDecl *baseAt(const Event &E, const LocationKey &K) const {
+    auto It = CallBase.find(&E);
+    return It != CallBase.end() ? It->second : resolveBase(K.Base);
+  }
   bool sameDescriptor(const Event &A, const LocationKey &AK, const Event &B,
                       const LocationKey &BK) const {
-    if (AK.Base && resolveBase(AK.Base) == resolveBase(BK.Base))
+    if (AK.Base && baseAt(A, AK) == baseAt(B, BK))
       return true;
     const ValueDecl *RA = ringOf(A, AK);
     return RA && RA == ringOf(B, BK);
+  }
+
+  /// The store of the same descriptor word to another slot of the same
+  /// ring, earlier in the sequence: the chain's other descriptors, filled
+  /// first, and this one written last (virtio's packed head flags,
+  /// stmmac's first descriptor's OWN bit). Deferring one slot's word is a
+  /// hand-over of the whole chain.
+  const Event *deferredSibling(size_t I) const {
+    const Event &P = *Seq[I];
+    const LocationKey *PK = keyOf(P);
+    if (!PK || !PK->Field)
+      return nullptr;
+    const ValueDecl *Ring = ringOf(P, *PK);
+    if (!Ring)
+      return nullptr;
+    const ArraySubscriptExpr *PS = subscriptOf(P.node());
+    // The hand-over is the last store to its descriptor.
+    for (size_t K = I + 1; K < Seq.size(); ++K) {
+      const Event &L = *Seq[K];
+      const LocationKey *LK = L.Kind == EventKind::Store || L.Kind == EventKind::RMW
+                                  ? keyOf(L)
+                                  : nullptr;
+      if (!LK || ringOf(L, *LK) != Ring)
+        continue;
+      const ArraySubscriptExpr *LS = subscriptOf(L.node());
+      if (PS && LS ? Expr::isSameComparisonOperand(PS->getIdx(), LS->getIdx())
+                   : !PS && !LS && baseAt(L, *LK) == baseAt(P, *PK))
+        return nullptr;
+    }
+    for (size_t J = 0; J != I; ++J) {
+      const Event &D = *Seq[J];
+      if (D.Kind != EventKind::Store)
+        continue;
+      const LocationKey *DK = keyOf(D);
+      if (!DK || DK->Field != PK->Field || ringOf(D, *DK) != Ring)
+        continue;
+      const ArraySubscriptExpr *DS = subscriptOf(D.node());
+      bool Other = PS && DS
+                       ? !Expr::isSameComparisonOperand(PS->getIdx(), DS->getIdx())
+                       : (!PS && !DS && baseAt(D, *DK) != baseAt(P, *PK)) ||
+                             (!PS && !DS && D.Loc != P.Loc && D.Via && D.Via == P.Via);
+      if (Other)
+        return &D;
+    }
+    return nullptr;
+  }
+  static const ArraySubscriptExpr *subscriptOf(const Stmt *S, unsigned Depth = 0) {
+    if (!S || Depth > 12)
+      return nullptr;
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      return AS;
+    for (const Stmt *C : S->children())
+      if (const ArraySubscriptExpr *AS = subscriptOf(C, Depth + 1))
+        return AS;
+    return nullptr;
   }
 
   /// What makes K a descriptor word, for the message.
@@ -436,6 +496,11 @@ struct Scan {
             }
             Copy.Loc = E.Loc;
             Owned.push_back(Copy);
+            // The slot pointer a parameter stands for at this call (ArgOf
+            // holds the last call's argument once the scan is built).
+            if (X.Key >= 0)
+              if (const VarDecl *B = H->key(X.Key).Base; B && ArgOf.count(B))
+                CallBase[&Owned.back()] = resolveBase(B);
             if (X.Kind == EventKind::Call) {
               append(Owned.back(), *H, Level + 1); // a helper of the helper
               continue;
@@ -988,8 +1053,11 @@ struct Scan {
       if (PK && PK->Base && Locals.Fresh.count(PK->Base))
         return; // the publishing object itself is not reachable yet
       // Descriptors filled and then announced with an ordered doorbell
-      // (writel()): the device looks only after the doorbell.
-      if (Device && !Doorbell)
+      // (writel()): the device looks only after the doorbell. Not when one
+      // descriptor's word is deferred until the others are filled: that
+      // hand-over is for a device that fetches on its own.
+      const Event *Deferred = Device && !Doorbell ? deferredSibling(I) : nullptr;
+      if (Device && !Doorbell && !Deferred)
         for (size_t K = I + 1; K < Seq.size(); ++K)
           if (Seq[K]->Api && Seq[K]->Api->Mmio && releaseLike(Seq[K]->Ord))
             return;
@@ -1015,10 +1083,18 @@ struct Scan {
         // ownership hand-off (and its barrier) to its caller, as r8169's
         // rtl8169_tx_map() does: judged only where nothing calls it.
         Cand.Fn = T.FD;
-        Cand.NeedsPolled = true;
         Cand.SelfEvident = !Locked;
-        Cand.Why = deviceWhy(*PK) + " that the file polls: the device reads the "
-                                    "descriptor as soon as it sees this store";
+        if (const Event *Other = Deferred) {
+          Cand.Data = *Other;
+          if (const LocationKey *OK = keyOf(*Other))
+            Cand.DataName = OK->displayName();
+          Cand.Why = deviceWhy(*PK) + ", stored in the other descriptors of the chain "
+                                      "first: this store hands the chain to the device";
+        } else {
+          Cand.NeedsPolled = true;
+          Cand.Why = deviceWhy(*PK) + " that the file polls: the device reads the "
+                                      "descriptor as soon as it sees this store";
+        }
       } else if (Header && !Locked) {
         // struct vring_avail { u16 flags, idx; u16 ring[]; }: a ring whose
         // index and slots are one block, the layout of memory mapped by
@@ -1875,7 +1951,8 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
     // Both ends inside one helper: the helper's own analysis reports it
     // (once, not at every call).
     if (Out.size() > Before && Innermost(Out.back().At) &&
-        Innermost(Out.back().At) == Innermost(Out.back().Data))
+        Innermost(Out.back().At) == Innermost(Out.back().Data) &&
+        Out.back().At.Loc == Out.back().Data.Loc)
       Out.pop_back();
   }
   return Out;

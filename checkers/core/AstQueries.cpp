@@ -43,6 +43,25 @@ const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {
   return nullptr;
 }
 
+/// Is V written anywhere in S (assigned, stepped, or its address taken)?
+static bool writtenIn(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
+  if (!S || Depth > 256)
+    return false;
+  auto Names = [V](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+    return DR && DR->getDecl() == V;
+  };
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp() && Names(B->getLHS()))
+    return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) && Names(U->getSubExpr()))
+    return true;
+  for (const Stmt *C : S->children())
+    if (writtenIn(C, V, Depth + 1))
+      return true;
+  return false;
+}
+
 bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth) {
   if (!E || Depth > 4)
     return false;
@@ -56,8 +75,13 @@ bool isZeroValue(const Expr *E, ASTContext &Ctx, unsigned Depth) {
     return R.Val.getInt().isZero();
   if (const auto *DR = dyn_cast<DeclRefExpr>(E))
     if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-      if (V->hasLocalStorage() && V->getInit())
+      if (V->hasLocalStorage() && V->getInit()) {
+        // `__le16 head_flags = 0; ... head_flags = flags;`: not a zero.
+        const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+        if (FD && FD->getBody() && writtenIn(FD->getBody(), V))
+          return false;
         return isZeroValue(V->getInit(), Ctx, Depth + 1);
+      }
   return false;
 }
 
