@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <set>
 #include "core/AccessContext.h"
+#include "core/AstQueries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -63,26 +64,6 @@ Identity identityOf(const LocationKey &K) {
     return K.Field;
   if (K.Storage == LocationKey::Global && K.Base)
     return K.Base;
-  return nullptr;
-}
-
-/// Same, from an lvalue expression (the AST walk over untraced functions).
-Identity identityOfExpr(const Expr *E) {
-  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return ME->getMemberDecl()->getName().empty() ? nullptr
-                                                    : ME->getMemberDecl();
-    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      return V && V->hasGlobalStorage() && !V->isStaticLocal() ? V : nullptr;
-    }
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-      E = AS->getBase();
-      continue;
-    }
-    return nullptr;
-  }
   return nullptr;
 }
 
@@ -655,7 +636,7 @@ public:
 
 private:
   void noteWrite(const Expr *LHS) {
-    if (Identity Id = identityOfExpr(LHS))
+    if (Identity Id = lvalueIdentity(LHS))
       if (Interesting(Id))
         NeedTrace.insert(Cur);
   }

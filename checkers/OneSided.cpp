@@ -222,17 +222,6 @@ std::vector<const CFGBlock *> bodyFirstOrder(const CFG &G) {
   return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
 }
 
-/// A function that sets an object up before anyone else can see it.
-bool setupFunction(const FunctionDecl *FD) {
-  if (!FD || !FD->getIdentifier())
-    return false;
-  std::string N = FD->getName().lower();
-  for (const char *W : {"init", "setup", "create", "alloc", "probe", "reset"})
-    if (StringRef(N).contains(W))
-      return true;
-  return false;
-}
-
 struct Scan {
   const FunctionTrace &T;
   Classifier &C;

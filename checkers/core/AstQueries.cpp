@@ -29,6 +29,35 @@ bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth) {
   return false;
 }
 
+const ValueDecl *lvalueIdentity(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->getMemberDecl()->getName().empty() ? nullptr
+                                                    : ME->getMemberDecl();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      return V && V->hasGlobalStorage() && !V->isStaticLocal() ? V : nullptr;
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = AS->getBase();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool setupFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  std::string N = FD->getName().lower();
+  for (const char *W : {"init", "setup", "create", "alloc", "probe", "reset"})
+    if (llvm::StringRef(N).contains(W))
+      return true;
+  return false;
+}
+
 const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {
   if (!S || Depth > 24)
     return nullptr;

@@ -1,7 +1,8 @@
 //===- AstQueries.h - small questions about statements and events -*- C++ -*-===//
 //
 // Shared by the message-passing pairs and the one-sided ring analysis: what
-// a store writes, what a condition tests, whether a call may order memory.
+// a store writes, what a condition tests, whether a call may order memory,
+// whether a function sets an object up before it is shared.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEQLINT_CORE_ASTQUERIES_H
@@ -27,6 +28,11 @@ bool containsStmt(const clang::Stmt *Outer, const clang::Stmt *Inner, unsigned D
 const clang::Expr *storedValue(const clang::Stmt *S, bool Compound = false,
                                unsigned Depth = 0);
 
+/// The declaration that names the location an lvalue writes, across
+/// functions: its last field (`p->a.b`, `q->arr[i]`: b, arr), or a global
+/// variable; null for locals and anything else.
+const clang::ValueDecl *lvalueIdentity(const clang::Expr *E);
+
 /// 0, NULL or false, also through the temporaries of a macro
 /// (rcu_assign_pointer() copies its value into a local first).
 bool isZeroValue(const clang::Expr *E, clang::ASTContext &Ctx, unsigned Depth = 0);
@@ -35,6 +41,11 @@ bool isZeroValue(const clang::Expr *E, clang::ASTContext &Ctx, unsigned Depth = 
 /// function, or one whose body has a barrier, a lock or an ordered access;
 /// of the known side effects, wake-ups and completions.
 bool mayOrderCall(const Event &E, Classifier &C);
+
+/// A function that sets an object up before anyone else can see it: an
+/// init/setup/create/alloc/probe/reset path. The one-sided ring rules and
+/// the message-passing pairs share this notion of initialisation.
+bool setupFunction(const clang::FunctionDecl *FD);
 
 /// Statements inside a branch condition, and the locals tested in one.
 /// With Answers, a comparison anywhere and an integer return value count
