@@ -12,16 +12,31 @@
 // checked with an acquire, then a setup-time bit) uses no checked bit: not
 // reported.
 //
+// The single writer of a location re-reads what it owns: a function that
+// stores to the location itself (or through a helper it calls, seen
+// through), claims it with no atomic read-modify-write, and is the only
+// function of the TU that writes it, sees no other writer between its check
+// and its re-read (Concurrency Kit's list macros: the mutator tests the head
+// with ck_pr_load_ptr() and re-reads it plainly before ck_pr_store_ptr()).
+// Decided after the TU, when every writer is known. Also not reported: a
+// re-read on a path that ends the program (a noreturn call on every way
+// out), which only feeds the last message.
+//
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "MessagePassing.h"
 #include "core/AccessContext.h"
+#include "core/AstQueries.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <deque>
 #include <optional>
 
@@ -44,6 +59,7 @@ public:
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
   void functionDone(const FunctionTrace &T, Classifier &) override {
+    noteWriters(T);
     if (!hasMarkedCheckedLoad(T))
       return;
     const CFG &G = *T.Cfg;
@@ -90,6 +106,8 @@ public:
         transfer(T, *B, S, /*Report=*/true);
       }
   }
+
+  void translationUnitDone(Classifier &) override;
 
 private:
   static bool isCheckedMarkedLoad(const FunctionTrace &T, const Event &E) {
@@ -167,7 +185,7 @@ private:
           auto It = S.Checks.find(E.Key);
           if (It != S.Checks.end() && Report &&
               !disjointBits(T, *It->second, E) &&
-              Reported.insert(It->second).second)
+              !endsProgram(*T.Cfg, B) && Reported.insert(It->second).second)
             report(T, *It->second, E);
         }
         break;
@@ -204,6 +222,108 @@ private:
     }
   }
 
+  /// Does F never return: declared noreturn, or a body with no return
+  /// statement that ends in such a call (a test suite's `ck_error()`, a
+  /// vfprintf() then exit())?
+  bool neverReturns(const FunctionDecl *F, unsigned Depth = 0) {
+    if (!F)
+      return false;
+    if (F->isNoReturn() || F->hasAttr<NoReturnAttr>())
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (Depth > 2 || !F->hasBody(Def))
+      return false;
+    auto [It, New] = NoReturn.try_emplace(Def->getCanonicalDecl(), false);
+    if (!New)
+      return It->second;
+    const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+    bool Result = false;
+    if (Body && !Body->body_empty() && !containsReturn(Body))
+      if (const auto *Last = dyn_cast<Expr>(Body->body_back()))
+        Result = neverReturns(calleeOf(Last->IgnoreParenCasts()), Depth + 1);
+    NoReturn[Def->getCanonicalDecl()] = Result;
+    return Result;
+  }
+  static bool containsReturn(const Stmt *S) {
+    if (!S)
+      return false;
+    if (isa<ReturnStmt>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (containsReturn(C))
+        return true;
+    return false;
+  }
+  bool blockEndsProgram(const CFGBlock &X) {
+    if (X.hasNoReturnElement())
+      return true;
+    for (const CFGElement &El : X)
+      if (std::optional<CFGStmt> CS = El.getAs<CFGStmt>())
+        if (const auto *CE = dyn_cast<CallExpr>(CS->getStmt()))
+          if (neverReturns(calleeOf(CE)))
+            return true;
+    return false;
+  }
+
+  /// Does every way out of B end the program (a call that never returns:
+  /// exit(), abort(), panic(), a helper that ends in one)? A re-read there
+  /// only feeds the last message.
+  bool endsProgram(const CFG &G, const CFGBlock &B) {
+    std::vector<const CFGBlock *> Work{&B};
+    llvm::DenseSet<const CFGBlock *> Seen{&B};
+    while (!Work.empty()) {
+      const CFGBlock *X = Work.back();
+      Work.pop_back();
+      if (blockEndsProgram(*X))
+        continue;
+      if (X == &G.getExit() || Seen.size() > 256)
+        return false;
+      for (const CFGBlock *Succ : X->succs())
+        if (Succ && Seen.insert(Succ).second)
+          Work.push_back(Succ);
+    }
+    return true;
+  }
+
+  /// Who writes what, TU-wide: the functions whose traces store to or
+  /// read-modify-write each field or global (a helper's stores seen through
+  /// count for the caller too), and the locations claimed with an atomic
+  /// read-modify-write (writers that race).
+  void noteWriters(const FunctionTrace &T) {
+    const FunctionDecl *FD = T.FD->getCanonicalDecl();
+    Traced.insert(FD);
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Kind != EventKind::Store && E.Kind != EventKind::RMW &&
+            E.Kind != EventKind::CounterInc)
+          continue;
+        if (E.Key < 0)
+          continue;
+        const ValueDecl *Id = MpCollector::identity(T.key(E.Key));
+        if (!Id)
+          continue;
+        Writers[Id].insert(FD);
+        if (E.Kind == EventKind::RMW && (E.Api || E.Ord != Order::Plain))
+          Claimed.insert(Id);
+      }
+  }
+
+  /// Does T write Key itself (a store, also in a helper seen through), with
+  /// no atomic read-modify-write of it (a claim: several writers)?
+  static bool writesWithoutClaim(const FunctionTrace &T, int Key) {
+    bool Stores = false;
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Key != Key)
+          continue;
+        if (E.Kind == EventKind::RMW && (E.Api || E.Ord != Order::Plain))
+          return false;
+        if (E.Kind == EventKind::Store || E.Kind == EventKind::RMW)
+          Stores = true;
+      }
+    return Stores;
+  }
+
   void report(const FunctionTrace &T, const Event &Checked, const Event &Reread) {
     std::string N = name(T, Reread.Key);
     Finding F = make(Reread.Loc,
@@ -213,11 +333,122 @@ private:
                          "between, so this code can use a value that was never "
                          "checked; reuse the value read by " + spelling(Checked));
     F.Notes.push_back({Checked.Loc, "'" + N + "' is read and checked here"});
+    // The function writes the location itself: if it is the only writer
+    // in the TU, nothing changes it in between. Known after the TU.
+    const ValueDecl *Id = MpCollector::identity(T.key(Reread.Key));
+    if (Id && writesWithoutClaim(T, Reread.Key)) {
+      Pending P{std::move(F), Id, {T.FD->getCanonicalDecl()}};
+      addCallees(T.FD->getBody(), P.Own, 0);
+      Deferred.push_back(std::move(P));
+      return;
+    }
     emit(F);
   }
 
+  /// The functions S calls, directly or through them (three calls deep):
+  /// what they write, they write for the caller.
+  static void addCallees(const Stmt *S,
+                         llvm::SmallPtrSetImpl<const FunctionDecl *> &Out,
+                         unsigned Depth) {
+    if (!S)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = calleeOf(CE)) {
+        const FunctionDecl *Def = nullptr;
+        if (F->hasBody(Def) && Out.insert(Def->getCanonicalDecl()).second &&
+            Depth < 3)
+          addCallees(Def->getBody(), Out, Depth + 1);
+      }
+    for (const Stmt *C : S->children())
+      addCallees(C, Out, Depth);
+  }
+
+  /// A re-read by a function that writes the location, decided after the TU.
+  struct Pending {
+    Finding F;
+    const ValueDecl *Id;
+    llvm::SmallPtrSet<const FunctionDecl *, 4> Own; // it and what it calls
+  };
+  std::vector<Pending> Deferred;
+  llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>>
+      Writers;
+  llvm::DenseSet<const ValueDecl *> Claimed;
+  llvm::DenseSet<const FunctionDecl *> Traced;
+  llvm::DenseMap<const FunctionDecl *, bool> NoReturn; // neverReturns() memo
+  void forgetUnit() {
+    Writers.clear();
+    Claimed.clear();
+    Traced.clear();
+    NoReturn.clear();
+  }
   llvm::DenseSet<const Event *> Reported;
 };
+
+/// Plain writes of some locations in the functions that have no trace.
+class UntracedWriters : public RecursiveASTVisitor<UntracedWriters> {
+public:
+  UntracedWriters(const llvm::DenseSet<const FunctionDecl *> &Traced,
+                  const llvm::DenseSet<const ValueDecl *> &Wanted)
+      : Traced(Traced), Wanted(Wanted) {}
+  llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>>
+      Found;
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() ||
+        Traced.count(FD->getCanonicalDecl()))
+      return true;
+    Cur = FD->getCanonicalDecl();
+    TraverseStmt(FD->getBody());
+    Cur = nullptr;
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      note(U->getSubExpr());
+    return true;
+  }
+
+private:
+  void note(const Expr *LHS) {
+    if (!Cur)
+      return;
+    if (const ValueDecl *Id = lvalueIdentity(LHS); Id && Wanted.count(Id))
+      Found[Id].insert(Cur);
+  }
+  const llvm::DenseSet<const FunctionDecl *> &Traced;
+  const llvm::DenseSet<const ValueDecl *> &Wanted;
+  const FunctionDecl *Cur = nullptr;
+};
+
+void AccessPlainRereadCheck::translationUnitDone(Classifier &) {
+  std::vector<Pending> Now = std::move(Deferred);
+  Deferred.clear();
+  if (Now.empty()) {
+    forgetUnit();
+    return;
+  }
+  llvm::DenseSet<const ValueDecl *> Wanted;
+  for (const Pending &P : Now)
+    Wanted.insert(P.Id);
+  UntracedWriters W(Traced, Wanted);
+  W.TraverseDecl(Ctx->Ctx->getTranslationUnitDecl());
+  for (auto &[Id, Fns] : W.Found)
+    Writers[Id].insert(Fns.begin(), Fns.end());
+  for (Pending &P : Now) {
+    bool Single = !Claimed.count(P.Id) &&
+                  llvm::all_of(Writers[P.Id], [&](const FunctionDecl *FD) {
+                    return P.Own.count(FD) > 0;
+                  });
+    if (!Single)
+      emit(std::move(P.F));
+  }
+  forgetUnit();
+}
 
 } // namespace
 
