@@ -21,7 +21,11 @@
 //
 // Not shared yet, or not any more: init/setup/alloc/create/probe and
 // teardown functions by name, __init/__exit code, fresh objects from an
-// allocator in a local pointer. data_race() marks an intended race. Static
+// allocator in a local pointer (also through an allocator hook, or from a
+// helper that returns a fresh object). data_race() marks an intended race.
+// A marked store of a write section's field that readers only read on its
+// own (never inside a read section) is a lockless variable, not seqcount
+// data. Static
 // functions whose every call site in the TU holds a lock or a write section
 // are protected by their callers.
 //
@@ -150,11 +154,17 @@ const VarDecl *addressedObject(const Expr *E, SmallVectorImpl<StringRef> *Fields
   return V;
 }
 
-/// Local pointers assigned an allocator's result in FD.
+/// Local pointers assigned an allocator's result in FD: an allocator by
+/// name, an allocator hook (`table->m->malloc(size)`, Concurrency Kit's
+/// struct ck_malloc), or a helper of the TU that returns such a pointer
+/// (`update = ck_ht_map_create(table, capacity)`: made, not yet published).
 class FreshFinder : public RecursiveASTVisitor<FreshFinder> {
 public:
+  using Memo = DenseMap<const FunctionDecl *, bool>;
+  explicit FreshFinder(Memo *Helpers = nullptr, unsigned Depth = 0)
+      : Helpers(Helpers), Depth(Depth) {}
   DenseSet<const VarDecl *> Fresh;
-  static bool isAllocation(const Expr *E) {
+  bool isAllocation(const Expr *E) const {
     if (!E)
       return false;
     E = E->IgnoreParenCasts();
@@ -162,8 +172,18 @@ public:
       // kzalloc() and kmem_cache_alloc() are macros around alloc_hooks():
       // ({ …; _res = kzalloc_noprof(…); …; _res; }).
       return callsAllocator(SE->getSubStmt(), 0);
-    if (const FunctionDecl *F = calleeOf(E))
-      return F->getIdentifier() && isAllocatorName(F->getName());
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+        if (const IdentifierInfo *II = ME->getMemberDecl()->getIdentifier())
+          if (ME->getType()->isFunctionPointerType() &&
+              isAllocatorName(II->getName()))
+            return true;
+    if (const FunctionDecl *F = calleeOf(E)) {
+      if (F->getIdentifier() && isAllocatorName(F->getName()))
+        return true;
+      return returnsFresh(F);
+    }
     return false;
   }
   static bool callsAllocator(const Stmt *S, unsigned Depth) {
@@ -207,6 +227,47 @@ public:
     const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
     return V && Fresh.count(V);
   }
+
+private:
+  /// A helper whose every return is a fresh local of its own or NULL (and
+  /// one at least is fresh), two calls deep at most.
+  bool returnsFresh(const FunctionDecl *F) const {
+    const FunctionDecl *Def = nullptr;
+    if (!Helpers || Depth >= 2 || !F->getReturnType()->isPointerType() ||
+        !F->hasBody(Def))
+      return false;
+    auto [It, New] = Helpers->try_emplace(Def->getCanonicalDecl(), false);
+    if (!New)
+      return It->second; // known, or being looked at (recursion: no)
+    FreshFinder Inner(Helpers, Depth + 1);
+    Inner.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+    bool AnyFresh = false, AllFresh = true;
+    std::vector<const Stmt *> Work{Def->getBody()};
+    while (!Work.empty() && AllFresh) {
+      const Stmt *S = Work.back();
+      Work.pop_back();
+      if (!S)
+        continue;
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        const Expr *V = R->getRetValue();
+        V = V ? V->IgnoreParenCasts() : nullptr;
+        if (V && Inner.isFreshCopy(V))
+          AnyFresh = true;
+        else if (!V || !(isa<GNUNullExpr>(V) ||
+                         (isa<IntegerLiteral>(V) &&
+                          cast<IntegerLiteral>(V)->getValue() == 0)))
+          AllFresh = false;
+        continue;
+      }
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    bool Result = AnyFresh && AllFresh;
+    (*Helpers)[Def->getCanonicalDecl()] = Result;
+    return Result;
+  }
+  Memo *Helpers;
+  unsigned Depth;
 };
 
 /// Data that is only *read* in a read section (never written in a write
@@ -289,6 +350,10 @@ private:
 
   DenseSet<const FunctionDecl *> Traced;
   DenseMap<Identity, Evidence> Marked, SeqWritten, SeqRead;
+  /// Read with a marked load outside any read section, lock or write
+  /// section: a lockless variable read on its own somewhere.
+  DenseSet<Identity> LoneReads;
+  FreshFinder::Memo FreshHelpers; // helpers that return fresh objects
   DenseSet<Identity> Counters;
   DenseMap<const RecordDecl *, Evidence> StatsRecords;
   std::vector<Candidate> Candidates;
@@ -386,7 +451,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (K.Storage != LocationKey::Local || !K.Base)
       return false;
     if (!Fresh) {
-      FreshFinder F;
+      FreshFinder F(&FreshHelpers);
       F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
       Fresh = std::move(F.Fresh);
     }
@@ -417,6 +482,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     // --- evidence (from the main file only: an inline helper of a shared
     // header says nothing about how this file's data is protected) ---
     if (Main) {
+      if (E.Kind == EventKind::Load && C.ReadSections.empty() &&
+          !C.MayLocked && !C.MayInWriteSection &&
+          (E.Api || E.Ord != Order::Plain))
+        LoneReads.insert(Id);
       if (E.Kind == EventKind::Load && !C.ReadSections.empty()) {
         const Event *Begin = C.ReadSections.front().second;
         SeqRead.try_emplace(
@@ -749,6 +818,12 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
     // has to be inside a write section, or readers validate a torn snapshot.
     auto It = SeqWritten.find(C.Id);
     if (It == SeqWritten.end())
+      return;
+    // Readers read it on its own with a marked load, and never inside a
+    // read section: a lockless variable of its own that a write section
+    // happens to contain, not data whose snapshot the count validates
+    // (ck_ht's entry count next to its deletion version).
+    if (LoneReads.count(C.Id) && !SeqRead.count(C.Id))
       return;
     Ev = &It->second;
     Msg =
