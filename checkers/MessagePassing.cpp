@@ -216,6 +216,9 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
   BranchTests Conds;
   Conds.walk(T.FD->getBody());
   ASTContext &Ctx = C.context();
+  // An initialisation path (the notion the one-sided rules use) fills an
+  // object that no other thread can reach yet.
+  bool Setup = setupFunction(T.FD);
 
   for (size_t I = 0; I != Seq.size(); ++I) {
     const Event &F = *Seq[I];
@@ -232,6 +235,13 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
     // constant, a boolean or a pointer.
     if (F.Kind == EventKind::Store && !F.Increment && F.Ord != Order::Plain &&
         isFlagValue(storedValue(F.S), Ctx)) {
+      // A flag in the object being set up (reached through a parameter or a
+      // local, not a global) publishes nothing yet: whatever later hands the
+      // object to other threads orders its initialisation (Concurrency Kit's
+      // ck_barrier_tournament_init()). A global is reachable by threads that
+      // already run: still a publication.
+      if (Setup && FK.Storage != LocationKey::Global)
+        continue;
       // Writer: data stores before the flag store.
       MpSide S;
       S.Writer = true;
