@@ -1,0 +1,83 @@
+//===- Fresh.h - objects no other thread can reach yet ----------*- C++ -*-===//
+//
+// "Not yet shared" (docs: DESIGN.md): a local pointer that holds memory this
+// function allocated — an allocator by name, an allocator hook, a helper of
+// the TU that returns such memory — or the address of a local object.
+// Shared by access-plain-shared (a fresh object's fields are not racing) and
+// access-plain-reread (an object a thread allocated is its own to write).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEQLINT_CORE_FRESH_H
+#define SEQLINT_CORE_FRESH_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace seqlint {
+
+/// kmalloc, palloc, MemoryContextAlloc, *_new, kmemdup, strdup ...
+bool isAllocatorName(llvm::StringRef N);
+
+/// For `&v.a.b` (no pointer on the way): v, with the member names a, b in
+/// Fields (then every member must have a name); null for anything else.
+const clang::VarDecl *
+addressedObject(const clang::Expr *E,
+                llvm::SmallVectorImpl<llvm::StringRef> *Fields = nullptr);
+
+/// Local pointers assigned an allocator's result in FD: an allocator by
+/// name, an allocator hook (`table->m->malloc(size)`, Concurrency Kit's
+/// struct ck_malloc), or a helper of the TU that returns such a pointer
+/// (`update = ck_ht_map_create(table, capacity)`: made, not yet published).
+class FreshFinder : public clang::RecursiveASTVisitor<FreshFinder> {
+public:
+  using Memo = llvm::DenseMap<const clang::FunctionDecl *, bool>;
+  explicit FreshFinder(Memo *Helpers = nullptr, unsigned Depth = 0)
+      : Helpers(Helpers), Depth(Depth) {}
+  llvm::DenseSet<const clang::VarDecl *> Fresh;
+  bool isAllocation(const clang::Expr *E) const;
+  static bool callsAllocator(const clang::Stmt *S, unsigned Depth);
+  /// &local, &local.member: an object on this function's stack.
+  static bool isAddressOfLocal(const clang::Expr *E) {
+    const clang::VarDecl *V = addressedObject(E);
+    return V && V->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(V);
+  }
+  bool VisitVarDecl(clang::VarDecl *V) {
+    if (V->hasLocalStorage() && V->getType()->isPointerType() &&
+        (isAllocation(V->getInit()) || isAddressOfLocal(V->getInit()) ||
+         (V->getInit() && isFreshCopy(V->getInit()))))
+      Fresh.insert(V);
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator *BO) {
+    if (BO->getOpcode() != clang::BO_Assign)
+      return true;
+    if (const auto *DR =
+            llvm::dyn_cast<clang::DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(DR->getDecl()))
+        if (V->hasLocalStorage() &&
+            (isAllocation(BO->getRHS()) || isFreshCopy(BO->getRHS())))
+          Fresh.insert(V);
+    return true;
+  }
+  /// A copy of a fresh local pointer (`entry = table;` to walk it).
+  bool isFreshCopy(const clang::Expr *E) const {
+    const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenCasts());
+    const auto *V = DR ? llvm::dyn_cast<clang::VarDecl>(DR->getDecl()) : nullptr;
+    return V && Fresh.count(V);
+  }
+
+private:
+  /// A helper whose every return is a fresh local of its own or NULL (and
+  /// one at least is fresh), two calls deep at most.
+  bool returnsFresh(const clang::FunctionDecl *F) const;
+  Memo *Helpers;
+  unsigned Depth;
+};
+
+} // namespace seqlint
+
+#endif
