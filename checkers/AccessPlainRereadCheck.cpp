@@ -18,18 +18,19 @@
 // function of the TU that writes it, sees no other writer between its check
 // and its re-read (Concurrency Kit's list macros: the mutator tests the head
 // with ck_pr_load_ptr() and re-reads it plainly before ck_pr_store_ptr()).
-// Decided after the TU, when every writer is known. Also not reported: a
-// re-read on a path that ends the program (a noreturn call on every way
-// out), which only feeds the last message.
+// In an object the function allocated itself, functions that write only
+// objects they allocated themselves do not count, and its own claims are
+// fine (a thread's own ck_epoch record: ck_epoch_end() re-reads and stores
+// record->active). Decided after the TU, when every writer is known.
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "MessagePassing.h"
 #include "core/AccessContext.h"
 #include "core/AstQueries.h"
+#include "core/Fresh.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -185,7 +186,7 @@ private:
           auto It = S.Checks.find(E.Key);
           if (It != S.Checks.end() && Report &&
               !disjointBits(T, *It->second, E) &&
-              !endsProgram(*T.Cfg, B) && Reported.insert(It->second).second)
+              Reported.insert(It->second).second)
             report(T, *It->second, E);
         }
         break;
@@ -222,73 +223,30 @@ private:
     }
   }
 
-  /// Does F never return: declared noreturn, or a body with no return
-  /// statement that ends in such a call (a test suite's `ck_error()`, a
-  /// vfprintf() then exit())?
-  bool neverReturns(const FunctionDecl *F, unsigned Depth = 0) {
-    if (!F)
-      return false;
-    if (F->isNoReturn() || F->hasAttr<NoReturnAttr>())
-      return true;
-    const FunctionDecl *Def = nullptr;
-    if (Depth > 2 || !F->hasBody(Def))
-      return false;
-    auto [It, New] = NoReturn.try_emplace(Def->getCanonicalDecl(), false);
-    if (!New)
-      return It->second;
-    const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
-    bool Result = false;
-    if (Body && !Body->body_empty() && !containsReturn(Body))
-      if (const auto *Last = dyn_cast<Expr>(Body->body_back()))
-        Result = neverReturns(calleeOf(Last->IgnoreParenCasts()), Depth + 1);
-    NoReturn[Def->getCanonicalDecl()] = Result;
-    return Result;
-  }
-  static bool containsReturn(const Stmt *S) {
-    if (!S)
-      return false;
-    if (isa<ReturnStmt>(S))
-      return true;
-    for (const Stmt *C : S->children())
-      if (containsReturn(C))
-        return true;
-    return false;
-  }
-  bool blockEndsProgram(const CFGBlock &X) {
-    if (X.hasNoReturnElement())
-      return true;
-    for (const CFGElement &El : X)
-      if (std::optional<CFGStmt> CS = El.getAs<CFGStmt>())
-        if (const auto *CE = dyn_cast<CallExpr>(CS->getStmt()))
-          if (neverReturns(calleeOf(CE)))
-            return true;
-    return false;
+  /// Is E an atomic read-modify-write (a compare-and-swap, an exchange, a
+  /// fetch-and-op): a claim, the sign of writers that race?
+  static bool isClaim(const Event &E) {
+    return E.Kind == EventKind::RMW && (E.Api || E.Ord != Order::Plain);
   }
 
-  /// Does every way out of B end the program (a call that never returns:
-  /// exit(), abort(), panic(), a helper that ends in one)? A re-read there
-  /// only feeds the last message.
-  bool endsProgram(const CFG &G, const CFGBlock &B) {
-    std::vector<const CFGBlock *> Work{&B};
-    llvm::DenseSet<const CFGBlock *> Seen{&B};
-    while (!Work.empty()) {
-      const CFGBlock *X = Work.back();
-      Work.pop_back();
-      if (blockEndsProgram(*X))
-        continue;
-      if (X == &G.getExit() || Seen.size() > 256)
-        return false;
-      for (const CFGBlock *Succ : X->succs())
-        if (Succ && Seen.insert(Succ).second)
-          Work.push_back(Succ);
+  /// Is K in an object T's function allocated itself (a local pointer to
+  /// fresh memory)? Other functions reach it only through what it publishes.
+  bool ownObject(const FunctionTrace &T, const LocationKey &K) {
+    if (!K.ViaPointer || !K.Base || K.Storage != LocationKey::Local)
+      return false;
+    if (FreshOf != T.FD) {
+      FreshFinder Finder(&FreshHelpers);
+      Finder.TraverseStmt(const_cast<Stmt *>(T.FD->getBody()));
+      Fresh = std::move(Finder.Fresh);
+      FreshOf = T.FD;
     }
-    return true;
+    return Fresh.count(K.Base) > 0;
   }
 
   /// Who writes what, TU-wide: the functions whose traces store to or
   /// read-modify-write each field or global (a helper's stores seen through
-  /// count for the caller too), and the locations claimed with an atomic
-  /// read-modify-write (writers that race).
+  /// count for the caller too), whether only to objects they allocated
+  /// themselves, and whether they claim it (isClaim) on other objects.
   void noteWriters(const FunctionTrace &T) {
     const FunctionDecl *FD = T.FD->getCanonicalDecl();
     Traced.insert(FD);
@@ -299,24 +257,27 @@ private:
           continue;
         if (E.Key < 0)
           continue;
-        const ValueDecl *Id = MpCollector::identity(T.key(E.Key));
+        const LocationKey &K = T.key(E.Key);
+        const ValueDecl *Id = MpCollector::identity(K);
         if (!Id)
           continue;
-        Writers[Id].insert(FD);
-        if (E.Kind == EventKind::RMW && (E.Api || E.Ord != Order::Plain))
-          Claimed.insert(Id);
+        WriterInfo &W = Writers[Id][FD];
+        if (ownObject(T, K))
+          continue;
+        W.Shared = true;
+        W.Claims |= isClaim(E);
       }
   }
 
-  /// Does T write Key itself (a store, also in a helper seen through), with
-  /// no atomic read-modify-write of it (a claim: several writers)?
-  static bool writesWithoutClaim(const FunctionTrace &T, int Key) {
+  /// Does T write Key itself (a store, also in a helper seen through),
+  /// claiming it (isClaim) only if AllowClaims?
+  static bool writesKey(const FunctionTrace &T, int Key, bool AllowClaims) {
     bool Stores = false;
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         if (E.Key != Key)
           continue;
-        if (E.Kind == EventKind::RMW && (E.Api || E.Ord != Order::Plain))
+        if (isClaim(E) && !AllowClaims)
           return false;
         if (E.Kind == EventKind::Store || E.Kind == EventKind::RMW)
           Stores = true;
@@ -336,8 +297,9 @@ private:
     // The function writes the location itself: if it is the only writer
     // in the TU, nothing changes it in between. Known after the TU.
     const ValueDecl *Id = MpCollector::identity(T.key(Reread.Key));
-    if (Id && writesWithoutClaim(T, Reread.Key)) {
-      Pending P{std::move(F), Id, {T.FD->getCanonicalDecl()}};
+    bool Mine = ownObject(T, T.key(Reread.Key));
+    if (Id && writesKey(T, Reread.Key, /*AllowClaims=*/Mine)) {
+      Pending P{std::move(F), Id, Mine, {T.FD->getCanonicalDecl()}};
       addCallees(T.FD->getBody(), P.Own, 0);
       Deferred.push_back(std::move(P));
       return;
@@ -367,19 +329,43 @@ private:
   struct Pending {
     Finding F;
     const ValueDecl *Id;
+    bool Mine; // the location is in an object the function allocated
     llvm::SmallPtrSet<const FunctionDecl *, 4> Own; // it and what it calls
   };
+  /// How one function writes one field or global.
+  struct WriterInfo {
+    bool Shared = false; // also in objects it did not allocate itself
+    bool Claims = false; // claims it there (isClaim)
+  };
+  /// Is P's function the only writer of its location? Every writer is it or
+  /// something it calls (with no claim, unless the object is its own), or,
+  /// for an object the function allocated, a function that writes only the
+  /// objects it allocated itself (another thread's own record).
+  bool singleWriter(const Pending &P) {
+    for (const auto &[FD, W] : Writers[P.Id]) {
+      if (P.Own.count(FD)) {
+        if (W.Claims && !P.Mine)
+          return false;
+      } else if (!P.Mine || W.Shared) {
+        return false;
+      }
+    }
+    return true;
+  }
   std::vector<Pending> Deferred;
-  llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>>
+  llvm::DenseMap<const ValueDecl *,
+                 llvm::SmallDenseMap<const FunctionDecl *, WriterInfo, 2>>
       Writers;
-  llvm::DenseSet<const ValueDecl *> Claimed;
   llvm::DenseSet<const FunctionDecl *> Traced;
-  llvm::DenseMap<const FunctionDecl *, bool> NoReturn; // neverReturns() memo
+  FreshFinder::Memo FreshHelpers;
+  const FunctionDecl *FreshOf = nullptr; // whose fresh locals Fresh holds
+  llvm::DenseSet<const VarDecl *> Fresh;
   void forgetUnit() {
     Writers.clear();
-    Claimed.clear();
     Traced.clear();
-    NoReturn.clear();
+    FreshHelpers.clear();
+    FreshOf = nullptr;
+    Fresh.clear();
   }
   llvm::DenseSet<const Event *> Reported;
 };
@@ -438,15 +424,11 @@ void AccessPlainRereadCheck::translationUnitDone(Classifier &) {
   UntracedWriters W(Traced, Wanted);
   W.TraverseDecl(Ctx->Ctx->getTranslationUnitDecl());
   for (auto &[Id, Fns] : W.Found)
-    Writers[Id].insert(Fns.begin(), Fns.end());
-  for (Pending &P : Now) {
-    bool Single = !Claimed.count(P.Id) &&
-                  llvm::all_of(Writers[P.Id], [&](const FunctionDecl *FD) {
-                    return P.Own.count(FD) > 0;
-                  });
-    if (!Single)
+    for (const FunctionDecl *FD : Fns)
+      Writers[Id][FD].Shared = true; // not looked at closely: any object
+  for (Pending &P : Now)
+    if (!singleWriter(P))
       emit(std::move(P.F));
-  }
   forgetUnit();
 }
 
