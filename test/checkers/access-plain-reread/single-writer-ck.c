@@ -129,16 +129,23 @@ unsigned int erec_busy(void)
 	return n;
 }
 
-void *erec_reader(void *arg)
+/* A thread's record: allocated, registered, then the thread's own. */
+static struct erec *erec_new(void)
 {
 	struct erec *r = malloc(sizeof(*r));
 
-	(void)arg;
 	if (r == NULL)
 		return NULL;
 	r->depth = 0;
 	erec_register(r);
-	for (int i = 0; i < 1000; i++) {
+	return r;
+}
+
+void *erec_reader(void *arg)
+{
+	struct erec *r = erec_new();
+
+	for (int i = 0; r != NULL && i < 1000; i++) {
 		erec_enter(r);
 		erec_enter(r);
 		erec_leave(r);
@@ -146,22 +153,19 @@ void *erec_reader(void *arg)
 			fprintf(stderr, "left too early\n");
 		erec_leave(r);
 	}
-	return NULL;
+	return arg;
 }
 
 /* Another thread, with a record of its own. */
 void *erec_writer(void *arg)
 {
-	struct erec *r = malloc(sizeof(*r));
+	struct erec *r = erec_new();
 
-	(void)arg;
-	if (r == NULL)
-		return NULL;
-	r->depth = 0;
-	erec_register(r);
-	erec_enter(r);
-	erec_leave(r);
-	return NULL;
+	if (r != NULL) {
+		erec_enter(r);
+		erec_leave(r);
+	}
+	return arg;
 }
 
 /* ---- bugs nearby ---- */
