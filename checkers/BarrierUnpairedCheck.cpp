@@ -111,7 +111,7 @@ private:
     // missing barrier, one report.
     llvm::DenseSet<unsigned> OneSidedAt;
     for (const OsCandidate &Cand : OneSided)
-      if (osSupported(Cand, Evidence))
+      if (!Cand.SiblingAcquire && osSupported(Cand, Evidence))
         OneSidedAt.insert(Cand.At.Loc.getRawEncoding());
     OneSided.clear();
     for (const MpMatch &M : mp().match()) {

@@ -40,9 +40,16 @@ public:
 
   void translationUnitDone(Classifier &) override {
     reportPairs();
+    // A flag whose reader in this file orders its loads is barrier-unpaired's
+    // (the partner is in the file): the deviant-acquire rule yields to it.
+    llvm::DenseSet<unsigned> PairedFlags;
+    for (const MpMatch &M : mp().match())
+      if (!M.WriterOrdered && M.ReaderOrdered)
+        PairedFlags.insert(M.W->FlagLoc.getRawEncoding());
     // One side of a protocol whose other side this file does not show.
     for (auto &[F, Cand] : Pending) {
-      if (!osSupported(Cand, Evidence) ||
+      if ((Cand.SiblingAcquire && PairedFlags.count(Cand.At.Loc.getRawEncoding())) ||
+          !osSupported(Cand, Evidence) ||
           !Reported.insert(F.Loc.getRawEncoding()).second)
         continue;
       if (Cand.Cache) {

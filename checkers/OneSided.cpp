@@ -285,8 +285,54 @@ struct Scan {
                       const LocationKey &BK) const {
     if (AK.Base && baseAt(A, AK) == baseAt(B, BK))
       return true;
+    // The slot a helper tested and returned (`desc = vq_get_avail(vq)`).
+    if (AK.Field && BK.Field && AK.Field->getDeclContext() == BK.Field->getDeclContext() &&
+        (returnedSlot(AK, B) || returnedSlot(BK, A)))
+      return true;
     const ValueDecl *RA = ringOf(A, AK);
     return RA && RA == ringOf(B, BK);
+  }
+
+  /// Is the slot E reads addressed by a ring position: a field that this
+  /// function (or a helper it calls) moves on (`desc =
+  /// &vq->desc_ring[vq->next_avail_idx]; ... ++vq->next_avail_idx`)? A
+  /// per-CPU or per-object array indexed by a fixed number is no ring.
+  bool ringPosition(const Event &E) const {
+    const Expr *Idx = slotIndex(E);
+    if (!Idx)
+      return false;
+    DenseSet<const VarDecl *> Vars;
+    DenseSet<const ValueDecl *> Fields;
+    names(Idx, Vars, Fields, 0);
+    for (const VarDecl *V : Vars) {
+      auto It = Locals.Defs.find(V);
+      if (It != Locals.Defs.end())
+        for (const Expr *D : It->second)
+          names(D, Vars, Fields, 0);
+    }
+    if (Fields.empty())
+      return false;
+    for (const Event *X : Seq)
+      if (X->Kind == EventKind::Store || X->Kind == EventKind::RMW)
+        if (const LocationKey *XK = keyOf(*X); XK && XK->Field && Fields.count(XK->Field))
+          return true;
+    return false;
+  }
+
+  /// Is K's base a local set from a call of the inlined helper that holds
+  /// Y (the helper tests a slot and returns it)?
+  bool returnedSlot(const LocationKey &K, const Event &Y) const {
+    if (!K.Base || !Y.Via)
+      return false;
+    auto It = Locals.Defs.find(K.Base);
+    if (It == Locals.Defs.end())
+      return false;
+    for (const Expr *D : It->second)
+      if (const auto *CE = dyn_cast<CallExpr>(D->IgnoreParenCasts()))
+        if (const FunctionDecl *F = CE->getDirectCallee();
+            F && F->getCanonicalDecl() == Y.Via->getCanonicalDecl())
+          return true;
+    return false;
   }
 
   /// The store of the same descriptor word to another slot of the same
@@ -1284,10 +1330,70 @@ struct Scan {
         continue;
       OsCandidate Cand(OsKind::Publish, P, D, Id,
                        PK->displayName(), DK->displayName());
+      // A flag flipped in place (`desc->flags ^= F_USED`) or set plainly
+      // after the other fields, while elsewhere the file loads the same
+      // field with an acquire (the other direction of the same descriptor
+      // word: a synchronisation word): deviant ordering.
+      // Only for a ring's slot (a descriptor): a header's two fields (a
+      // ring's head and tail) are positions, not data and flag.
+      bool Slots = slotObject(*PK) && slotObject(*DK);
+      OsCandidate Acq = Cand;
+      Acq.AcquireReaders = true;
+      Acq.SiblingAcquire = true;
       Cand.Sibling = true;
       Out.push_back(std::move(Cand));
+      if (Slots)
+        Out.push_back(std::move(Acq));
       return;
     }
+  }
+  /// A slot of a ring, also one a helper found and returned (`d =
+  /// take(q)` where take() returns `&q->ring[q->next]`).
+  bool slotObject(const LocationKey &K) const {
+    if (slot(K))
+      return true;
+    if (!K.Base || !K.ViaPointer)
+      return false;
+    auto It = Locals.Defs.find(K.Base);
+    if (It == Locals.Defs.end())
+      return false;
+    for (const Expr *D : It->second)
+      if (const auto *CE = dyn_cast<CallExpr>(D->IgnoreParenCasts()))
+        if (const FunctionDecl *F = CE->getDirectCallee(); F && returnsSlot(F))
+          return true;
+    return false;
+  }
+  static bool returnsSlot(const FunctionDecl *F) {
+    const FunctionDecl *Def = nullptr;
+    if (!F->hasBody(Def) || !Def)
+      return false;
+    bool Found = false;
+    std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S, unsigned Depth) {
+      if (!S || Found || Depth > 64)
+        return;
+      if (const auto *RS = dyn_cast<ReturnStmt>(S); RS && RS->getRetValue()) {
+        const Expr *V = RS->getRetValue()->IgnoreParenCasts();
+        if (const auto *DR = dyn_cast<DeclRefExpr>(V))
+          if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()); VD && VD->getInit())
+            V = VD->getInit()->IgnoreParenCasts();
+        if (const auto *U = dyn_cast<UnaryOperator>(V);
+            U && U->getOpcode() == UO_AddrOf &&
+            isa<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenCasts()))
+          Found = true;
+      }
+      for (const Stmt *C : S->children())
+        Walk(C, Depth + 1);
+    };
+    Walk(Def->getBody(), 0);
+    return Found;
+  }
+
+  /// A read-modify-write that sets, clears or flips bits (`|=`, `&=`,
+  /// `^=`): a flag word, not a counter.
+  static bool bitUpdate(const Event &E) {
+    const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(E.node());
+    return CA && (CA->getOpcode() == BO_XorAssign || CA->getOpcode() == BO_OrAssign ||
+                  CA->getOpcode() == BO_AndAssign);
   }
 
   /// The expression an inlined helper returns that holds E's node
@@ -1488,16 +1594,23 @@ struct Scan {
     if (L.ApiName.starts_with("rcu_") || L.ApiName.starts_with("srcu_"))
       return; // a pointer load ordered by its dependency
     const ValueDecl *Id = osIdentity(*LK);
-    if (!Id || Depth[I] > 0 || storedHere(Id, LK))
-      return; // the consumer's own index
+    // The consumer's own index (a slot's flag word is handed back by the
+    // consumer after the slot is read: not its own position).
+    if (!Id || Depth[I] > 0 || (storedHere(Id, LK) && !(slot(*LK) && !deviceField(*LK))))
+      return;
     // A descriptor in a ring (reached from a ring base by an index): a
     // device-endian word of an on-disk structure is no descriptor. The
     // word polled is device-endian or volatile itself: a host-order field
     // beside it (a command id) is data the device wrote before it.
     bool Device = slot(*LK) && deviceField(*LK) &&
                   (osDeviceTyped(LK->Field->getType()) || Tu.shared(C).of(*LK));
-    if (slot(*LK) && !Device)
-      return; // a slot's content is data (what it indexes depends on it)
+    // A slot's content is data (what it indexes depends on it), unless it
+    // is a flag word in the slot (a packed ring's AVAIL/USED bits) that the
+    // file stores with a release or after a write barrier elsewhere:
+    // judged with that evidence, against the same slot's other fields.
+    bool SlotFlag = slot(*LK) && !Device && !deviceField(*LK);
+    if (slot(*LK) && !Device && (!SlotFlag || !integerTarget(L) || !ringPosition(L)))
+      return;
     // What the loaded index is compared with: the consumer's own position,
     // which addresses the slots (`if (READ_ONCE(r->prod) == c) ...
     // r->slot[c & mask]`). In C11 code the loaded value itself may address
@@ -1506,11 +1619,12 @@ struct Scan {
     Against.append(Counted.begin(), Counted.end());
     // A descriptor is polled through its first word read: later reads of
     // the same descriptor come after that test (and its barrier).
-    if (Device)
+    if (Device || SlotFlag)
       for (size_t J = 0; J != I; ++J)
         if (Seq[J]->Kind == EventKind::Load)
           if (const LocationKey *PK = keyOf(*Seq[J]))
-            if (deviceField(*PK) && sameDescriptor(*Seq[J], *PK, L, *LK))
+            if ((SlotFlag || deviceField(*PK)) && PK->Field && slot(*PK) &&
+                sameDescriptor(*Seq[J], *PK, L, *LK))
               return;
     // A barrier right before the load: the author orders it, on the wrong
     // side (the data loads after it are the ones to order).
@@ -1572,6 +1686,10 @@ struct Scan {
         // wrote, not the driver's own bookkeeping.
         Related = deviceField(*DK) && sameDescriptor(D, *DK, L, *LK);
         Dma = true;
+      } else if (SlotFlag) {
+        Related = DK->Field && LK->Field && (slot(*DK) || returnedSlot(*DK, L)) &&
+                  DK->Field->getDeclContext() == LK->Field->getDeclContext() &&
+                  sameDescriptor(D, *DK, L, *LK);
       } else if (slot(*DK) && integerTarget(L)) {
         const Expr *Idx = slotIndex(D);
         const Stmt *DS = D.node();
@@ -1596,6 +1714,7 @@ struct Scan {
       OsCandidate Cand(OsKind::Consume, L, D, Id,
                        LK->displayName(), DK->displayName());
       Cand.Dma = Dma;
+      Cand.SlotFlag = SlotFlag;
       if (Device) {
         Cand.SelfEvident = true;
         Cand.Why = deviceWhy(*LK) + ": the device writes the descriptor and then this word";
@@ -1924,7 +2043,7 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
       S.publish(I, Out);
       if (Out.size() == Before)
         S.retire(I, Out);
-      if (Out.size() == Before && E.Kind == EventKind::Store)
+      if (Out.size() == Before && (E.Kind == EventKind::Store || S.bitUpdate(E)))
         S.publishSibling(I, Out);
       if (Out.size() == Before && E.Kind == EventKind::Store)
         S.doubleChecked(I, Out);
@@ -1939,9 +2058,9 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
     }
     // Both ends inside one helper: the helper's own analysis reports it
     // (once, not at every call).
-    if (Out.size() > Before && Innermost(Out.back().At) &&
-        Innermost(Out.back().At) == Innermost(Out.back().Data) &&
-        Out.back().At.Loc == Out.back().Data.Loc)
+    while (Out.size() > Before && Innermost(Out.back().At) &&
+           Innermost(Out.back().At) == Innermost(Out.back().Data) &&
+           Out.back().At.Loc == Out.back().Data.Loc)
       Out.pop_back();
   }
   return Out;
@@ -2100,6 +2219,10 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   case OsKind::RetireWrongKind:
     return B & (EvAcquireLoad | EvMarkedLoad | EvReleaseStore | EvFencedStore);
   case OsKind::Consume:
+    // A flag word inside a slot: stored with a release, or after a write
+    // barrier, elsewhere (WRITE_ONCE() alone is how slots are filled).
+    if (Cand.SlotFlag)
+      return B & (EvReleaseStore | EvFencedStore);
     // Stored with WRITE_ONCE() or a release elsewhere: a store after a
     // write barrier may be ordering something else (a device's view).
     return B & (EvReleaseStore | EvMarkedStore);

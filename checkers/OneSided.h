@@ -83,6 +83,9 @@ struct OsCandidate {
   bool LocklessReaders = false; // under a lock: readers must take none
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false;         // a field after others of its object: deviant only
+  bool SlotFlag = false;        // Consume: a flag word inside a slot: deviant only
+  bool SiblingAcquire = false;  // Publish: a slot's flag after its other fields,
+                                // the flag loaded with an acquire elsewhere
   bool DoorbellIndex = false;   // a doorbell with an index stored elsewhere
   bool DoubleChecked = false;   // a pointer tested unlocked, then set under a lock
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
