@@ -21,6 +21,16 @@ using namespace llvm;
 
 namespace seqlint {
 
+const RecordDecl *osOuterRecord(const ValueDecl *Field) {
+  const auto *F = dyn_cast_or_null<FieldDecl>(Field);
+  if (!F)
+    return nullptr;
+  const RecordDecl *RD = F->getParent();
+  while (RD && RD->isAnonymousStructOrUnion())
+    RD = dyn_cast<RecordDecl>(RD->getParent());
+  return RD;
+}
+
 const ValueDecl *osIdentity(const LocationKey &K) {
   return MpCollector::identity(K);
 }
@@ -1025,6 +1035,12 @@ struct Scan {
     // also loads and tests (the clean or receive path polls it; checked
     // when the TU is done).
     bool Device = PK && deviceField(*PK) && slot(*PK);
+    // A doorbell record: a device-endian word outside the ring that gets
+    // the producer position (mlx5's `*wq->db = cpu_to_be32(pc)`): the
+    // device reads it to learn which slots are new.
+    bool DbRecord = !Doorbell && !Index && PK && !slot(*PK) &&
+                    StringRef(PK->Text).starts_with("*(") && integerTarget(P) &&
+                    deviceTypedTarget(P);
     bool Locked = Depth[I] > 0;
     bool PointerPublish = false;
     for (size_t J = I; J-- > 0;) {
@@ -1062,6 +1078,10 @@ struct Scan {
         Header =
             flexibleRing(D) && sameObjectRing(D, P) &&
             (sameRing(slotIndex(D), P, Value, /*Strict=*/true) || sharesIndex(slotIndex(D), Value));
+      } else if (slot(*DK) && DbRecord && deviceField(*DK) &&
+                 (sameRing(slotIndex(D), P, Value) || sameRing(baseSlotIndex(*DK), P, Value))) {
+        Related = true;
+        Dma = true;
       } else if (slot(*DK) && IndexLike && sameObjectRing(D, P) && flexibleRing(D) &&
                  sharesIndex(slotIndex(D), Value)) {
         // The header's index set from the shadow position that addressed
@@ -1130,6 +1150,10 @@ struct Scan {
           Cand.Why = deviceWhy(*PK) + " that the file polls: the device reads the "
                                       "descriptor as soon as it sees this store";
         }
+      } else if (DbRecord && !Locked) {
+        Cand.SelfEvident = true;
+        Cand.Why = "a device-endian word that gets the ring's producer position "
+                   "(a doorbell record): the device reads it to find the new slots";
       } else if (Header && !Locked) {
         // struct vring_avail { u16 flags, idx; u16 ring[]; }: a ring whose
         // index and slots are one block, the layout of memory mapped by
@@ -1347,6 +1371,20 @@ struct Scan {
       return;
     }
   }
+  /// The position a slot pointer local was taken at (`wqe =
+  /// &sq->wqes[pi]`: pi), for an access through it.
+  const Expr *baseSlotIndex(const LocationKey &K) const {
+    auto It = Locals.SlotIndex.find(resolveBase(K.Base));
+    return It == Locals.SlotIndex.end() ? nullptr : It->second;
+  }
+
+  /// Is the stored-to lvalue itself device-endian or volatile (`*wq->db`
+  /// with `__be32 *db`)?
+  static bool deviceTypedTarget(const Event &E) {
+    const auto *BO = dyn_cast_or_null<BinaryOperator>(E.node());
+    return BO && BO->isAssignmentOp() && osDeviceTyped(BO->getLHS()->getType());
+  }
+
   /// A slot of a ring, also one a helper found and returned (`d =
   /// take(q)` where take() returns `&q->ring[q->next]`).
   bool slotObject(const LocationKey &K) const {
@@ -1609,6 +1647,14 @@ struct Scan {
     // file stores with a release or after a write barrier elsewhere:
     // judged with that evidence, against the same slot's other fields.
     bool SlotFlag = slot(*LK) && !Device && !deviceField(*LK);
+    // A slot reached after the ring's index was loaded with an acquire or
+    // followed by a read barrier (io_uring's provided-buffer ring: tail,
+    // then buf->len): that ordering covers the slot's words too.
+    if (SlotFlag)
+      for (size_t J = 0; J != I; ++J)
+        if ((Seq[J]->Kind == EventKind::Load && acquireLike(Seq[J]->Ord)) ||
+            (Seq[J]->Kind == EventKind::Barrier && (Seq[J]->Bits & OrdLL)))
+          return;
     if (slot(*LK) && !Device && (!SlotFlag || !integerTarget(L) || !ringPosition(L)))
       return;
     // What the loaded index is compared with: the consumer's own position,
@@ -1715,7 +1761,12 @@ struct Scan {
                        LK->displayName(), DK->displayName());
       Cand.Dma = Dma;
       Cand.SlotFlag = SlotFlag;
-      if (Device) {
+      if (SlotFlag)
+        if (const ValueDecl *R = ringOf(L, *LK))
+          Cand.Ring = osOuterRecord(R);
+      if (SlotFlag) {
+        // Judged only by the deviant evidence (osSupported()).
+      } else if (Device) {
         Cand.SelfEvident = true;
         Cand.Why = deviceWhy(*LK) + ": the device writes the descriptor and then this word";
       } else if (marked(L)) {
@@ -2111,6 +2162,8 @@ void OsEvidence::add(const FunctionTrace &T) {
           Bt |= EvTestedLoad;
         if (acquireLike(E.Ord) || E.ApiName.starts_with("rcu_")) {
           Bt |= EvAcquireLoad;
+          if (const RecordDecl *RD = osOuterRecord(K.Field))
+            Acquired.insert(RD);
           Strong.try_emplace(Id, Where{E.Loc, Sp.empty() ? "an acquire load" : Sp, Fn});
         } else if (E.Ord != Order::Plain || Volatile) {
           Bt |= EvMarkedLoad;
@@ -2221,8 +2274,10 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   case OsKind::Consume:
     // A flag word inside a slot: stored with a release, or after a write
     // barrier, elsewhere (WRITE_ONCE() alone is how slots are filled).
+    // ... in a ring with no index of its own that the file acquires (a
+    // packed ring; io_uring's buffer ring publishes its slots by its tail).
     if (Cand.SlotFlag)
-      return B & (EvReleaseStore | EvFencedStore);
+      return (B & EvReleaseStore) && !(Cand.Ring && Ev.acquiredRecord(Cand.Ring));
     // Stored with WRITE_ONCE() or a release elsewhere: a store after a
     // write barrier may be ordering something else (a device's view).
     return B & (EvReleaseStore | EvMarkedStore);

@@ -84,6 +84,7 @@ struct OsCandidate {
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false;         // a field after others of its object: deviant only
   bool SlotFlag = false;        // Consume: a flag word inside a slot: deviant only
+  const clang::RecordDecl *Ring = nullptr; // SlotFlag: the record holding the slots
   bool SiblingAcquire = false;  // Publish: a slot's flag after its other fields,
                                 // the flag loaded with an acquire elsewhere
   bool DoorbellIndex = false;   // a doorbell with an index stored elsewhere
@@ -104,6 +105,10 @@ struct OsCandidate {
       : K(K), At(At), Data(Data), Id(Id), IdName(std::move(IdName)),
         DataName(std::move(DataName)) {}
 };
+
+/// The outermost named record a field belongs to (through anonymous
+/// structs and unions).
+const clang::RecordDecl *osOuterRecord(const clang::ValueDecl *Field);
 
 /// Evidence about locations, from every function of the TU.
 class OsEvidence {
@@ -143,12 +148,16 @@ public:
   const FunctionTrace *helperTrace(Classifier &C, const clang::FunctionDecl *FD);
   /// Where the TU's shared and device memory comes from (computed once).
   const SharedMemory &shared(Classifier &C) { return C.sharedMemory(); }
+  /// Does the TU load a field of record RD (or of a record nested in it)
+  /// with an acquire: a ring whose index publishes its slots?
+  bool acquiredRecord(const clang::RecordDecl *RD) const { return Acquired.count(RD); }
   /// Is FD called by a function of the TU seen so far?
   bool called(const clang::FunctionDecl *FD) const {
     return Called.count(FD->getCanonicalDecl());
   }
 
 private:
+  llvm::DenseSet<const clang::RecordDecl *> Acquired;
   llvm::DenseSet<const clang::FunctionDecl *> Called;
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;

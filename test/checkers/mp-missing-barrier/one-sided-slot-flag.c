@@ -104,3 +104,39 @@ void pcpu_hit(int cpu)
 {
 	__atomic_store_n(&stats[cpu].hits, stats[cpu].hits + 1, __ATOMIC_RELEASE);
 }
+
+/* A ring whose slots are published by an index the file acquires (the
+ * shape of io_uring's provided-buffer ring): a slot's length tested with
+ * READ_ONCE()-style loads and written back is no flag of its own. */
+struct buf { uint64_t addr; uint32_t len; uint16_t bid; uint16_t resv; };
+struct buf_ring { uint16_t tail; struct buf bufs[64]; };
+struct buf_list { struct buf_ring *br; uint16_t head, mask; };
+
+uint64_t buf_select(struct buf_list *bl)
+{
+	uint16_t tail = __atomic_load_n(&bl->br->tail, __ATOMIC_ACQUIRE);
+	struct buf *b;
+
+	if (tail == bl->head)
+		return 0;
+	b = &bl->br->bufs[bl->head & bl->mask];
+	return __atomic_load_n(&b->addr, __ATOMIC_RELAXED);
+}
+
+int buf_commit(struct buf_list *bl, uint32_t len)
+{
+	while (len) {
+		struct buf *b = &bl->br->bufs[bl->head & bl->mask];
+		uint32_t blen = __atomic_load_n(&b->len, __ATOMIC_RELAXED);
+
+		if (blen > len) {
+			__atomic_store_n(&b->addr, __atomic_load_n(&b->addr, __ATOMIC_RELAXED) + len,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&b->len, blen - len, __ATOMIC_RELEASE);
+			return 0;
+		}
+		bl->head++;
+		len -= blen;
+	}
+	return 1;
+}
