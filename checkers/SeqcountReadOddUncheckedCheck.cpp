@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "core/EvenTarget.h"
 
 namespace seqlint {
 namespace {
@@ -34,6 +35,10 @@ public:
             // for what its writer marks, which is not the low bit.
             if (E.Masked || (E.Var && (T.OddCheckedVars.count(E.Var) ||
                                        T.ValueTestedVars.count(E.Var))))
+              Checked = true;
+            // A count validated only where it equals an even value (a
+            // slot stamped 2*lap+2 when full) is never validated odd.
+            else if (E.Var && validatedOnlyWhenEven(T, Key, E.Var, Cl.context()))
               Checked = true;
             if (!Begin)
               Begin = &E;
