@@ -277,12 +277,13 @@ def fmt(findings, helpers=frozenset()):
                      for check, line in sorted(findings, key=lambda f: (f[1], f[0])))
 
 
-def check_file(args, path, rewrites, subst, feats, tmp_root):
-    """Result lines for one file: a list of (rewrite, status, text)."""
+def file_configs(path, subst, feats):
+    """(configs, why): the distinct flag lists the file is compiled with
+    (its RUN lines, or a held-out case's FLAGS), or ([], why not)."""
     cmds, reqs = run_lines(path)
     missing = [r for r in reqs if r not in feats]
     if missing:
-        return [("*", "SKIP", "requires " + ", ".join(missing))]
+        return [], "requires " + ", ".join(missing)
     configs, why = [], "no RUN line"
     if not cmds:
         # A held-out case (test/held-out/*): every check on, as the scorer
@@ -298,6 +299,12 @@ def check_file(args, path, rewrites, subst, feats, tmp_root):
             why = reason
         elif flags not in configs:
             configs.append(flags)
+    return configs, why
+
+
+def check_file(args, path, rewrites, subst, feats, tmp_root):
+    """Result lines for one file: a list of (rewrite, status, text)."""
+    configs, why = file_configs(path, subst, feats)
     if not configs:
         return [("*", "SKIP", why)]
 
