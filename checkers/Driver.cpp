@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "core/SectionAnalysis.h"
+#include "core/Dataflow.h"
 #include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
@@ -846,6 +847,18 @@ std::string writeCounters(const std::string &Path, const SourceManager &SM,
   return "";
 }
 
+/// The analyses that stopped at their budget: in the event dump (one line
+/// each, none when all converged) and to the front end.
+void reportDataflowCuts(const DataflowLog &Flow, const DriverOptions &Opts) {
+  if (Opts.DumpEvents)
+    for (const DataflowCut &C : Flow.Cuts)
+      *Opts.DumpEvents << "dataflow-cut analysis=" << C.Analysis
+                       << " function=" << C.FD->getName()
+                       << " budget=" << C.Budget << "\n";
+  if (Opts.DataflowCuts)
+    *Opts.DataflowCuts = Flow.Cuts;
+}
+
 } // namespace
 
 std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
@@ -870,6 +883,10 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   std::optional<MpCollector> Mp;
   if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); }))
     CC.MessagePassing = &Mp.emplace();
+  // Every analysis that stops at its budget is recorded here.
+  DataflowLog Flow;
+  Flow.BudgetOverride = Opts.DataflowBudget;
+  DataflowLog::Scope FlowInForce(Flow);
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
   std::string CounterErr;
@@ -970,6 +987,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
+  reportDataflowCuts(Flow, Opts);
   if (Opts.Stats) {
     Opts.Stats->Functions = Considered;
     countCoverage(Traces, Sections, Cl, *Opts.Stats);

@@ -22,6 +22,8 @@ class ASTContext;
 
 namespace seqlint {
 
+struct DataflowCut;
+
 /// What seqlint recognised in one translation unit
 /// (-fplugin-arg-seqlint-stats), counted from the final event traces the
 /// driver analysed. Sections are counted where the section analysis sees them
@@ -78,6 +80,12 @@ struct DriverOptions {
   /// Where to count what was recognised (null: not counted, no cost). Not
   /// filled by a join run.
   CoverageStats *Stats = nullptr;
+  /// Block visits every dataflow analysis may make (0: each its own
+  /// budget); for tests (-fplugin-arg-seqlint-dataflow-budget=N).
+  unsigned DataflowBudget = 0;
+  /// Where to put the analyses that stopped at their budget before their
+  /// fixpoint (null: only the event dump shows them).
+  std::vector<DataflowCut> *DataflowCuts = nullptr;
 };
 
 /// Runs seqlint over the whole translation unit in Ctx. Returns "" or what

@@ -8,6 +8,7 @@
 #include "Driver.h"
 #include "HostVersion.h"
 #include "core/Config.h"
+#include "core/Dataflow.h"
 #include "core/Compat.h"
 #include "core/MacroIndex.h"
 
@@ -28,7 +29,7 @@ namespace {
 const char *const ValidArgs =
     "checks=<globs>, config=<file>, summary=<file|dir>, join=<file|dir>, "
     "counters=<file>, known-counters=<file>, help, list-checks, no-werror, "
-    "dump-events, stats";
+    "dump-events, stats, remarks, dataflow-budget=<n>";
 
 /// Reports findings through clang's DiagnosticsEngine. Where clang can put a
 /// custom diagnostic into a -W group (22), findings are warnings in
@@ -80,9 +81,9 @@ private:
 class SeqlintConsumer : public ASTConsumer {
 public:
   SeqlintConsumer(CompilerInstance &CI, DriverOptions Opts, bool NoWerror,
-                  bool Stats, std::unique_ptr<ApiModel> Model)
+                  bool Stats, bool Remarks, std::unique_ptr<ApiModel> Model)
       : CI(CI), Opts(std::move(Opts)), NoWerror(NoWerror), Stats(Stats),
-        Model(std::move(Model)),
+        Remarks(Remarks), Model(std::move(Model)),
         Macros(CI.getSourceManager(), this->Model ? *this->Model : getApiModel()) {
     CI.getPreprocessor().addPPCallbacks(Macros.createCallbacks());
     // Before parsing, so that the source's #pragma clang diagnostic applies.
@@ -101,10 +102,21 @@ public:
     CoverageStats Counted;
     if (Stats && Opts.JoinPaths.empty())
       Opts.Stats = &Counted;
+    std::vector<DataflowCut> Cuts;
+    if (Remarks)
+      Opts.DataflowCuts = &Cuts;
     std::string Err = runSeqlint(Ctx, Macros, Sink, Opts);
     if (Opts.Stats)
       Counted.print(llvm::errs());
     Opts.Stats = nullptr;
+    Opts.DataflowCuts = nullptr;
+    unsigned Remark = Cuts.empty() ? 0 : D.getCustomDiagID(
+        DiagnosticsEngine::Remark,
+        "seqlint: the %0 analysis of '%1' stopped at its budget of %2 block "
+        "visits before reaching a fixpoint; findings in it may be missing");
+    for (const DataflowCut &C : Cuts)
+      D.Report(C.FD->getLocation(), Remark)
+          << C.Analysis << C.FD->getName() << C.Budget;
     if (!Err.empty())
       D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0"))
           << Err;
@@ -115,6 +127,7 @@ private:
   DriverOptions Opts;
   bool NoWerror;
   bool Stats; // print the coverage line (-fplugin-arg-seqlint-stats)
+  bool Remarks; // a remark for each analysis cut at its budget
   std::unique_ptr<ApiModel> Model; // built-in + .seqlint.yaml APIs, if any
   MacroIndex Macros;
 };
@@ -179,8 +192,9 @@ protected:
     O.JoinPaths = JoinPaths;
     O.CountersOut = CountersPath;
     O.KnownCountersIn = KnownCountersPath;
+    O.DataflowBudget = DataflowBudget;
     return std::make_unique<SeqlintConsumer>(CI, std::move(O), NoWerror, Stats,
-                                             std::move(Model));
+                                             Remarks, std::move(Model));
   }
 
   bool ParseArgs(const CompilerInstance &CI,
@@ -243,6 +257,16 @@ protected:
         DumpEvents = true;
       } else if (Arg == "stats") {
         Stats = true;
+      } else if (Arg == "remarks") {
+        Remarks = true;
+      } else if (Arg.consume_front("dataflow-budget=")) {
+        if (Arg.getAsInteger(10, DataflowBudget) || !DataflowBudget) {
+          D.Report(D.getCustomDiagID(
+              DiagnosticsEngine::Error,
+              "seqlint: -fplugin-arg-seqlint-dataflow-budget= needs a "
+              "positive number of block visits"));
+          return false;
+        }
       } else {
         D.Report(D.getCustomDiagID(
             DiagnosticsEngine::Error,
@@ -279,6 +303,11 @@ private:
           "  stats           print one line of coverage statistics to stderr\n"
           "                  after the file: 'seqlint-stats: functions=N\n"
           "                  analysed=N write-sections=N(api=N,open=N) ...'\n"
+          "  remarks         a remark for each function a dataflow analysis\n"
+          "                  gave up on at its budget (dump-events lists them)\n"
+          "  dataflow-budget=<n>\n"
+          "                  block visits every dataflow analysis may make\n"
+          "                  (testing)\n"
           "  help            print this text\n"
           "  list-checks     print the checks enabled (after .seqlint.yaml and checks=)\n"
           "checks (default on unless marked):\n";
@@ -296,6 +325,8 @@ private:
   bool ListChecks = false; // print the enabled checks; analyse nothing
   bool DumpEvents = false;
   bool Stats = false;
+  bool Remarks = false;
+  unsigned DataflowBudget = 0; // 0: each analysis its own
 };
 
 } // namespace

@@ -72,29 +72,6 @@ std::string LocationKey::leafName() const {
   return Leaf.str();
 }
 
-std::vector<const CFGBlock *> reversePostOrder(const CFG &G) {
-  std::vector<bool> Seen(G.getNumBlockIDs());
-  std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>> Stack;
-  std::vector<const CFGBlock *> Post;
-  Stack.push_back({&G.getEntry(), G.getEntry().succ_begin()});
-  Seen[G.getEntry().getBlockID()] = true;
-  while (!Stack.empty()) {
-    auto &[Blk, It] = Stack.back();
-    if (It == Blk->succ_end()) {
-      Post.push_back(Blk);
-      Stack.pop_back();
-      continue;
-    }
-    const CFGBlock *Succ = It->getReachableBlock();
-    ++It;
-    if (Succ && !Seen[Succ->getBlockID()]) {
-      Seen[Succ->getBlockID()] = true;
-      Stack.push_back({Succ, Succ->succ_begin()});
-    }
-  }
-  return std::vector<const CFGBlock *>(Post.rbegin(), Post.rend());
-}
-
 const FunctionDecl *calleeOf(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE)

@@ -1,5 +1,6 @@
 //===- SectionAnalysis.cpp ------------------------------------------------===//
 #include "core/SectionAnalysis.h"
+#include "core/Dataflow.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ParentMap.h"
@@ -7,7 +8,6 @@
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <iterator>
 
@@ -266,39 +266,30 @@ public:
     }
     const CFG &G = *T.Cfg;
     unsigned N = G.getNumBlockIDs();
-    In.assign(N, State());
-    for (State &S : In)
-      S.C.resize(Counters.size());
-    In[G.getEntry().getBlockID()].Reached = true;
-    std::deque<const CFGBlock *> Work{&G.getEntry()};
-    std::vector<bool> Queued(N);
-    Queued[G.getEntry().getBlockID()] = true;
-    unsigned Budget = 200 * N + 1000;
-    while (!Work.empty() && Budget--) {
-      const CFGBlock *B = Work.front();
-      Work.pop_front();
-      Queued[B->getBlockID()] = false;
-      State Out = In[B->getBlockID()];
-      transfer(*B, Out, /*Report=*/false);
-      for (const CFGBlock *S : B->succs()) {
-        if (!S)
-          continue;
-        State &SI = In[S->getBlockID()];
-        State Old = SI;
-        joinInto(SI, Out, branches(*B));
-        if (!(SI == Old) && !Queued[S->getBlockID()]) {
-          Queued[S->getBlockID()] = true;
-          Work.push_back(S);
-        }
-      }
-    }
-    for (const CFGBlock *B : reversePostOrder(G)) {
-      if (!In[B->getBlockID()].Reached)
+    State Entry;
+    Entry.Reached = true;
+    Entry.C.resize(Counters.size());
+    ForwardDataflow<State, Analysis> Flow(G, *this);
+    Flow.solve(std::move(Entry), 200 * N + 1000, "sections", T.FD);
+    for (const CFGBlock *B : Flow.order()) {
+      const State *In = Flow.in(*B);
+      if (!In)
         continue;
-      State S = In[B->getBlockID()];
+      State S = *In;
       transfer(*B, S, /*Report=*/true);
     }
     Obs.functionDone(T, Cl);
+  }
+
+  // The dataflow policy (core/Dataflow.h).
+  void transfer(const CFGBlock &B, State &S) { transfer(B, S, /*Report=*/false); }
+  void enter(State &Into, const State &Out, const CFGBlock &, unsigned) {
+    Into = Out;
+  }
+  bool join(State &Into, const State &Out, const CFGBlock &From, unsigned) {
+    State Old = Into;
+    joinInto(Into, Out, branches(From));
+    return !(Into == Old);
   }
 
 private:
@@ -778,7 +769,6 @@ private:
   DenseMap<int, unsigned> Slot;
   DenseSet<int> HasBegin, HasEnd, AddressKeys, IncSeen;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
-  std::vector<State> In;
 };
 
 } // namespace

@@ -1,0 +1,44 @@
+// A dataflow analysis that runs out of its budget of block visits says so:
+// a dataflow-cut line in the event dump and, under -fplugin-arg-seqlint-remarks,
+// a remark at the function. dataflow-budget=N (testing) makes every budget N.
+// RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dataflow-budget=2 \
+// RUN:   -fplugin-arg-seqlint-remarks -fplugin-arg-seqlint-dump-events %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=CUT
+// With its own budget each analysis converges: nothing is reported.
+// RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-remarks \
+// RUN:   -fplugin-arg-seqlint-dump-events %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FULL --implicit-check-not=dataflow-cut \
+// RUN:     --implicit-check-not=remark:
+// The budget must be a positive number.
+// RUN: not %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dataflow-budget=0 %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ZERO
+#include <linux/seqlock.h>
+
+struct obj {
+	seqcount_t sc;
+	int a, b;
+};
+
+int reader(struct obj *o)
+{
+	unsigned seq;
+	int a, b;
+
+	do {
+		seq = read_seqcount_begin(&o->sc);
+		a = o->a;
+		if (a < 0)
+			b = 0;
+		else
+			b = o->b;
+	} while (read_seqcount_retry(&o->sc, seq));
+	return a + b;
+}
+
+// CUT-DAG: dataflow-cut analysis=sections function=reader budget=2
+// CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+
+// FULL: function reader
+// FULL: read-retry
+
+// ZERO: error: seqlint: -fplugin-arg-seqlint-dataflow-budget= needs a positive number of block visits
