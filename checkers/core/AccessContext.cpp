@@ -1,10 +1,10 @@
 //===- AccessContext.cpp --------------------------------------------------===//
 #include "core/AccessContext.h"
+#include "core/Dataflow.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <algorithm>
-#include <deque>
 
 using namespace clang;
 using namespace llvm;
@@ -48,7 +48,7 @@ bool LockSet::join(const LockSet &O) {
 namespace {
 
 enum class Tri : unsigned char { Closed, Open, Maybe };
-Tri join(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
+Tri joinTri(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
 
 struct State {
   bool Reached = false;
@@ -77,39 +77,19 @@ public:
 
   void run(function_ref<void(const Event &, const AccessContext &)> Visit) {
     const CFG &G = *T.Cfg;
-    unsigned N = G.getNumBlockIDs();
-    In.assign(N, State());
-    for (State &S : In) {
-      S.W.assign(Counters.size(), Tri::Closed);
-      S.R.assign(Counters.size(), Tri::Closed);
-      S.RBegin.assign(Counters.size(), nullptr);
-    }
-    In[G.getEntry().getBlockID()].Reached = true;
-    std::deque<const CFGBlock *> Work{&G.getEntry()};
-    std::vector<bool> Queued(N);
-    Queued[G.getEntry().getBlockID()] = true;
-    unsigned Budget = 100 * N + 1000;
-    while (!Work.empty() && Budget--) {
-      const CFGBlock *B = Work.front();
-      Work.pop_front();
-      Queued[B->getBlockID()] = false;
-      State Out = In[B->getBlockID()];
-      for (const Event &E : T.Blocks[B->getBlockID()].Events)
-        step(E, Out);
-      for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ)
-          continue;
-        State &SI = In[Succ->getBlockID()];
-        if (joinInto(SI, Out) && !Queued[Succ->getBlockID()]) {
-          Queued[Succ->getBlockID()] = true;
-          Work.push_back(Succ);
-        }
-      }
-    }
-    for (const CFGBlock *B : reversePostOrder(G)) {
-      State S = In[B->getBlockID()];
-      if (!S.Reached)
+    State Entry;
+    Entry.Reached = true;
+    Entry.W.assign(Counters.size(), Tri::Closed);
+    Entry.R.assign(Counters.size(), Tri::Closed);
+    Entry.RBegin.assign(Counters.size(), nullptr);
+    ForwardDataflow<State, Scan> Flow(G, *this);
+    Flow.solve(std::move(Entry), 100 * G.getNumBlockIDs() + 1000,
+               "access-context", T.FD);
+    for (const CFGBlock *B : Flow.order()) {
+      const State *In = Flow.in(*B);
+      if (!In)
         continue;
+      State S = *In;
       for (const Event &E : T.Blocks[B->getBlockID()].Events) {
         AccessContext C;
         C.MayLocked = S.Locks.any();
@@ -127,25 +107,27 @@ public:
     }
   }
 
-private:
-  static bool joinInto(State &Into, const State &From) {
-    if (!From.Reached)
-      return false;
-    if (!Into.Reached) {
-      Into = From;
-      return true;
-    }
+  // The dataflow policy (core/Dataflow.h).
+  void transfer(const CFGBlock &B, State &S) {
+    for (const Event &E : T.Blocks[B.getBlockID()].Events)
+      step(E, S);
+  }
+  void enter(State &Into, const State &Out, const CFGBlock &, unsigned) {
+    Into = Out;
+  }
+  bool join(State &Into, const State &From, const CFGBlock &, unsigned) {
     State Old = Into;
     Into.Locks.join(From.Locks);
     for (size_t I = 0; I != Into.W.size(); ++I) {
-      Into.W[I] = join(Into.W[I], From.W[I]);
-      Into.R[I] = join(Into.R[I], From.R[I]);
+      Into.W[I] = joinTri(Into.W[I], From.W[I]);
+      Into.R[I] = joinTri(Into.R[I], From.R[I]);
       if (!Into.RBegin[I])
         Into.RBegin[I] = From.RBegin[I];
     }
     return !(Old == Into);
   }
 
+private:
   void step(const Event &E, State &S) {
     auto It = Slot.find(E.Key);
     int I = It == Slot.end() ? -1 : (int)It->second;
@@ -203,7 +185,6 @@ private:
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
-  std::vector<State> In;
 };
 
 } // namespace
