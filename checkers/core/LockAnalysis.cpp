@@ -1,5 +1,6 @@
 //===- LockAnalysis.cpp ---------------------------------------------------===//
 #include "core/LockAnalysis.h"
+#include "core/Dataflow.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -162,6 +163,24 @@ public:
       : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()) {}
   void run();
 
+  // The dataflow policy (core/Dataflow.h). A trylock's lock flows along
+  // one edge of the branch that tests it.
+  void transfer(const CFGBlock &B, LockSet &S) {
+    Branch = transfer(B, S, /*Record=*/false);
+  }
+  void enter(LockSet &Into, const LockSet &Out, const CFGBlock &, unsigned I) {
+    Into = Out;
+    if (Branch.Valid && (I == 0) == Branch.OnTrue)
+      add(Into, Branch.H);
+  }
+  bool join(LockSet &Into, const LockSet &Out, const CFGBlock &, unsigned I) {
+    if (!Branch.Valid || (I == 0) != Branch.OnTrue)
+      return meet(Into, Out);
+    LockSet Taken = Out;
+    add(Taken, Branch.H);
+    return meet(Into, Taken);
+  }
+
 private:
   struct Pending {
     HeldLock H;
@@ -181,6 +200,7 @@ private:
   const SourceManager &SM;
   DenseMap<int, unsigned> ByKey; // LocationKey -> lock index
   int Unnamed = -1;
+  Pending Branch; // of the block transfer() last went through
 };
 
 /// The guard variable's scope: the block that declares it (guard()) or
@@ -362,46 +382,16 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
 void LockDataflow::run() {
   const CFG &G = *T.Cfg;
   unsigned N = G.getNumBlockIDs();
-  std::vector<LockSet> In(N);
-  std::vector<bool> Reached(N);
-  std::vector<const CFGBlock *> Order = reversePostOrder(G);
-  Reached[G.getEntry().getBlockID()] = true;
-  // Round-robin in reverse post-order until nothing changes; sets only
-  // shrink, so this terminates (the bound is a safety net).
-  bool Changed = true;
-  for (unsigned Round = 0; Changed && Round < 2 * N + 4; ++Round) {
-    Changed = false;
-    for (const CFGBlock *B : Order) {
-      if (!Reached[B->getBlockID()])
-        continue;
-      LockSet S = In[B->getBlockID()];
-      Pending P = transfer(*B, S, /*Record=*/false);
-      unsigned I = 0;
-      for (auto SI = B->succ_begin(); SI != B->succ_end(); ++SI, ++I) {
-        const CFGBlock *Succ = SI->getReachableBlock();
-        if (!Succ)
-          continue;
-        LockSet Out = S;
-        if (P.Valid && (I == 0) == P.OnTrue)
-          add(Out, P.H);
-        unsigned Id = Succ->getBlockID();
-        if (!Reached[Id]) {
-          Reached[Id] = true;
-          In[Id] = std::move(Out);
-          Changed = true;
-        } else if (meet(In[Id], Out)) {
-          Changed = true;
-        }
-      }
-    }
-  }
+  // Sets only shrink, so this terminates; the budget is a safety net.
+  ForwardDataflow<LockSet, LockDataflow> Flow(G, *this);
+  Flow.solve(LockSet(), (2 * N + 4) * N, "locks", T.FD);
   R.BlockSet.assign(N, -1);
-  for (const CFGBlock *B : Order) {
-    unsigned Id = B->getBlockID();
-    if (!Reached[Id])
+  for (const CFGBlock *B : Flow.order()) {
+    const LockSet *In = Flow.in(*B);
+    if (!In)
       continue;
-    R.BlockSet[Id] = intern(In[Id]);
-    LockSet S = In[Id];
+    R.BlockSet[B->getBlockID()] = intern(*In);
+    LockSet S = *In;
     transfer(*B, S, /*Record=*/true);
   }
 }

@@ -35,9 +35,11 @@ int reader(struct obj *o)
 	return a + b;
 }
 
+// CUT-DAG: dataflow-cut analysis=locks function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=sections function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=access-context function=reader budget=2
 // CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the access-context analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the locks analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 // CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 
 // FULL: function reader
