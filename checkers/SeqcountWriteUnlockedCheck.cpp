@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "core/Dataflow.h"
 #include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
@@ -206,69 +207,70 @@ const VarDecl *pointedGlobal(const FunctionTrace &T, const VarDecl *P) {
   return Bad ? nullptr : Found;
 }
 
+/// The exclusion depths (ExcludeLevel: how many times each level is
+/// raised) on every path: a join keeps the least of each.
+struct ExclusionFlow {
+  using Depths = std::array<int, 4>;
+  const FunctionTrace &T;
+
+  static void apply(const Event &E, Depths &D) {
+    if (!E.Excludes || E.Excludes > ExclIrq)
+      return;
+    int &X = D[E.Excludes];
+    X = E.ExcludeEnds ? std::max(0, X - 1) : X + 1;
+  }
+  static unsigned char level(const Depths &D) {
+    for (unsigned char L = ExclIrq; L > ExclNone; --L)
+      if (D[L] > 0)
+        return L;
+    return ExclNone;
+  }
+
+  // The dataflow policy (core/Dataflow.h).
+  void transfer(const CFGBlock &B, Depths &D) {
+    for (const Event &E : T.Blocks[B.getBlockID()].Events)
+      apply(E, D);
+  }
+  void enter(Depths &Into, const Depths &Out, const CFGBlock &, unsigned) {
+    Into = Out;
+  }
+  bool join(Depths &Into, const Depths &Out, const CFGBlock &, unsigned) {
+    bool Changed = false;
+    for (unsigned L = 1; L < 4; ++L)
+      if (Out[L] < Into[L]) {
+        Into[L] = Out[L]; // must: the least on any path
+        Changed = true;
+      }
+    return Changed;
+  }
+};
+
 /// What each event of T keeps out of the CPU (ExcludeLevel), on every path
 /// reaching it: preempt_disable()/local_bh_disable()/local_irq_save(), the
 /// _bh/_irq lock forms and u64_stats_update_begin_irqsave() raise it, their
 /// partners lower it. For a write begin, the level inside the section.
 DenseMap<const Event *, unsigned char> exclusionLevels(const FunctionTrace &T) {
-  using Depths = std::array<int, 4>;
+  using Depths = ExclusionFlow::Depths;
   const CFG &G = *T.Cfg;
-  std::vector<std::optional<Depths>> In(G.getNumBlockIDs());
-  In[G.getEntry().getBlockID()] = Depths{};
-  auto Apply = [](const Event &E, Depths &D) {
-    if (!E.Excludes || E.Excludes > ExclIrq)
-      return;
-    int &X = D[E.Excludes];
-    X = E.ExcludeEnds ? std::max(0, X - 1) : X + 1;
-  };
-  auto Level = [](const Depths &D) -> unsigned char {
-    for (unsigned char L = ExclIrq; L > ExclNone; --L)
-      if (D[L] > 0)
-        return L;
-    return ExclNone;
-  };
-  std::vector<const CFGBlock *> Order = reversePostOrder(G);
-  for (unsigned Round = 0; Round < 8; ++Round) {
-    bool Changed = false;
-    for (const CFGBlock *B : Order) {
-      if (!In[B->getBlockID()])
-        continue;
-      Depths D = *In[B->getBlockID()];
-      for (const Event &E : T.Blocks[B->getBlockID()].Events)
-        Apply(E, D);
-      for (const CFGBlock *S : B->succs()) {
-        if (!S)
-          continue;
-        auto &SI = In[S->getBlockID()];
-        if (!SI) {
-          SI = D;
-          Changed = true;
-          continue;
-        }
-        for (unsigned L = 1; L < 4; ++L)
-          if (D[L] < (*SI)[L]) {
-            (*SI)[L] = D[L]; // must: the least on any path
-            Changed = true;
-          }
-      }
-    }
-    if (!Changed)
-      break;
-  }
+  ExclusionFlow A{T};
+  ForwardDataflow<Depths, ExclusionFlow> Flow(G, A);
+  // Depths only fall: this ends (the budget is a safety net).
+  Flow.solve(Depths{}, 8 * G.getNumBlockIDs(), "exclusion-levels", T.FD);
   DenseMap<const Event *, unsigned char> Out;
-  for (const CFGBlock *B : Order) {
-    if (!In[B->getBlockID()])
+  for (const CFGBlock *B : Flow.order()) {
+    const Depths *In = Flow.in(*B);
+    if (!In)
       continue;
-    Depths D = *In[B->getBlockID()];
+    Depths D = *In;
     for (const Event &E : T.Blocks[B->getBlockID()].Events) {
       bool After = E.Kind == EventKind::WriteBegin;
       if (After)
-        Apply(E, D);
+        ExclusionFlow::apply(E, D);
       if (E.Kind == EventKind::WriteBegin || E.Kind == EventKind::CounterInc ||
           E.Kind == EventKind::Call || E.Kind == EventKind::Barrier)
-        Out[&E] = Level(D);
+        Out[&E] = ExclusionFlow::level(D);
       if (!After)
-        Apply(E, D);
+        ExclusionFlow::apply(E, D);
     }
   }
   return Out;
