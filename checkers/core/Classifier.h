@@ -9,6 +9,7 @@
 #ifndef SEQLINT_CORE_CLASSIFIER_H
 #define SEQLINT_CORE_CLASSIFIER_H
 
+#include "core/Dataflow.h" // reversePostOrder()
 #include "core/Events.h"
 #include "core/MacroIndex.h"
 #include "core/Provenance.h"
@@ -241,10 +242,6 @@ public:
                  llvm::SmallVector<const clang::Expr *, 4>>
       ArgsCache;
 };
-
-/// The reachable blocks of G from the entry, each after its predecessors
-/// except across loop back edges (reverse post-order).
-std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
 
 /// Name of the callee of a call, looking through _Generic selection.
 const clang::FunctionDecl *calleeOf(const clang::Expr *Call);

@@ -36,8 +36,7 @@
 #define SEQLINT_CORE_DATAFLOW_H
 
 #include "clang/Analysis/CFG.h"
-#include "llvm/ADT/STLExtras.h"
-#include <algorithm>
+#include "llvm/ADT/ArrayRef.h"
 #include <functional>
 #include <queue>
 #include <vector>
@@ -48,6 +47,8 @@ class FunctionDecl;
 
 namespace seqlint {
 
+/// The reachable blocks of G from the entry, each after its predecessors
+/// except across loop back edges (reverse post-order).
 std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
 
 /// One analysis that stopped at its budget before its fixpoint.
