@@ -209,8 +209,9 @@ const VarDecl *pointedGlobal(const FunctionTrace &T, const VarDecl *P) {
 
 /// The exclusion depths (ExcludeLevel: how many times each level is
 /// raised) on every path: a join keeps the least of each.
-struct ExclusionFlow {
+struct ExclusionFlow : DataflowPolicy<std::array<int, 4>> {
   using Depths = std::array<int, 4>;
+  explicit ExclusionFlow(const FunctionTrace &T) : T(T) {}
   const FunctionTrace &T;
 
   static void apply(const Event &E, Depths &D) {
@@ -231,9 +232,6 @@ struct ExclusionFlow {
     for (const Event &E : T.Blocks[B.getBlockID()].Events)
       apply(E, D);
   }
-  void enter(Depths &Into, const Depths &Out, const CFGBlock &, unsigned) {
-    Into = Out;
-  }
   bool join(Depths &Into, const Depths &Out, const CFGBlock &, unsigned) {
     bool Changed = false;
     for (unsigned L = 1; L < 4; ++L)
@@ -252,7 +250,7 @@ struct ExclusionFlow {
 DenseMap<const Event *, unsigned char> exclusionLevels(const FunctionTrace &T) {
   using Depths = ExclusionFlow::Depths;
   const CFG &G = *T.Cfg;
-  ExclusionFlow A{T};
+  ExclusionFlow A(T);
   ForwardDataflow<Depths, ExclusionFlow> Flow(G, A);
   // Depths only fall: this ends (the budget is a safety net).
   Flow.solve(Depths{}, 8 * G.getNumBlockIDs(), "exclusion-levels", T.FD);

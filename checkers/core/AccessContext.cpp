@@ -61,7 +61,7 @@ struct State {
   }
 };
 
-class Scan {
+class Scan : public DataflowPolicy<State> {
 public:
   explicit Scan(const FunctionTrace &T) : T(T) {
     for (int K : T.Counters)
@@ -111,9 +111,6 @@ public:
   void transfer(const CFGBlock &B, State &S) {
     for (const Event &E : T.Blocks[B.getBlockID()].Events)
       step(E, S);
-  }
-  void enter(State &Into, const State &Out, const CFGBlock &, unsigned) {
-    Into = Out;
   }
   bool join(State &Into, const State &From, const CFGBlock &, unsigned) {
     State Old = Into;

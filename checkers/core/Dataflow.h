@@ -13,7 +13,7 @@
 //     /// In -> Out of block B.
 //     void transfer(const clang::CFGBlock &B, State &S);
 //     /// Out of From, along its successor number SuccIndex, into a block
-//     /// reached for the first time.
+//     /// reached for the first time (DataflowPolicy<State>: Into = Out).
 //     void enter(State &Into, const State &Out, const clang::CFGBlock &From,
 //                unsigned SuccIndex);
 //     /// ... into a block already reached: Into joined with it; true if
@@ -82,6 +82,15 @@ public:
 
   /// The log in force, or null.
   static DataflowLog *current();
+};
+
+/// A base for a policy whose edges carry the state as it is: a block reached
+/// for the first time starts from its predecessor's exit state.
+template <typename State> struct DataflowPolicy {
+  void enter(State &Into, const State &Out, const clang::CFGBlock &,
+             unsigned) {
+    Into = Out;
+  }
 };
 
 /// Forward dataflow of Analysis over G to a fixpoint, or until Budget block

@@ -229,7 +229,7 @@ void joinInto(State &Into, const State &From, bool FromBranch) {
   }
 }
 
-class Analysis {
+class Analysis : public DataflowPolicy<State> {
 public:
   Analysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs)
       : T(T), Cl(C), Obs(Obs) {
@@ -283,9 +283,6 @@ public:
 
   // The dataflow policy (core/Dataflow.h).
   void transfer(const CFGBlock &B, State &S) { transfer(B, S, /*Report=*/false); }
-  void enter(State &Into, const State &Out, const CFGBlock &, unsigned) {
-    Into = Out;
-  }
   bool join(State &Into, const State &Out, const CFGBlock &From, unsigned) {
     State Old = Into;
     joinInto(Into, Out, branches(From));
