@@ -22,17 +22,17 @@ struct obj {
 int reader(struct obj *o)
 {
 	unsigned seq;
-	int a, b;
+	int sum;
 
-	do {
+	for (;;) {
 		seq = read_seqcount_begin(&o->sc);
-		a = o->a;
-		if (a < 0)
-			b = 0;
-		else
-			b = o->b;
-	} while (read_seqcount_retry(&o->sc, seq));
-	return a + b;
+		sum = o->a;
+		if (sum < 0)
+			sum += o->b;
+		if (!read_seqcount_retry(&o->sc, seq))
+			break;
+	}
+	return sum;
 }
 
 // CUT-DAG: dataflow-cut analysis=locks function=reader budget=2
