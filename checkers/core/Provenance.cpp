@@ -88,7 +88,7 @@ private:
       return std::nullopt;
     E = E->IgnoreParenCasts();
     if (const auto *CE = dyn_cast<CallExpr>(E))
-      return callSource(CE);
+      return callSource(CE, Depth);
     if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
         if (auto It = Locals.find(V); It != Locals.end())
@@ -143,7 +143,7 @@ private:
     return std::nullopt;
   }
 
-  std::optional<Source> callSource(const CallExpr *CE) const {
+  std::optional<Source> callSource(const CallExpr *CE, unsigned Depth = 0) const {
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee)
       return std::nullopt;
@@ -152,7 +152,9 @@ private:
     if (!Callee->getIdentifier())
       return std::nullopt;
     const ApiEntry *A = SM.Model.lookup(Callee->getName());
-    if (!A || A->Shares == Sharing::None)
+    if (!A)
+      return SM.wrapperSource(Callee, Depth + 1);
+    if (A->Shares == Sharing::None)
       return std::nullopt;
     if (A->SharedFlagsArg >= 0) {
       // mmap(..., MAP_PRIVATE, ...) maps a private copy.
@@ -190,10 +192,16 @@ SharedMemory::SharedMemory(ASTContext &Ctx, const ApiModel &Model)
   }
   if (!Declared)
     return;
+  // The file's own functions; a wrapper in a header (liburing's
+  // __sys_mmap()) is looked into at its calls (callSource()). Walking every
+  // inline function of a kernel TU's headers would cost more than the
+  // whole analysis of most files.
+  const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const FunctionDecl *> Bodies;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
     if (const auto *FD = dyn_cast<FunctionDecl>(D);
-        FD && FD->doesThisDeclarationHaveABody())
+        FD && FD->doesThisDeclarationHaveABody() &&
+        SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       Bodies.push_back(FD);
   // A wrapper that returns mapped memory, or a field that another function
   // derives an address from, can come later in the file: a few rounds,
@@ -209,6 +217,29 @@ SharedMemory::SharedMemory(ASTContext &Ctx, const ApiModel &Model)
       break;
   }
 
+}
+
+std::optional<SharedMemory::Source> SharedMemory::wrapperSource(const FunctionDecl *F,
+                                                                unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 2 || !F->hasBody(Def) || !Def)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInMainFile(SM.getExpansionLoc(Def->getLocation())))
+    return std::nullopt; // walked with the file's functions
+  auto [It, New] = Wrappers.try_emplace(Def->getCanonicalDecl());
+  if (!New)
+    return It->second;
+  // A small function only: a wrapper, not a library's allocator.
+  if (const auto *CS = dyn_cast<CompoundStmt>(Def->getBody()); !CS || CS->size() > 4)
+    return std::nullopt;
+  Walker W(*this, Def);
+  W.walk(Def->getBody());
+  std::optional<Source> Src;
+  if (auto R = Returns.find(Def->getCanonicalDecl()); R != Returns.end())
+    Src = R->second;
+  Wrappers[Def->getCanonicalDecl()] = Src;
+  return Src;
 }
 
 void SharedMemory::addRecord(QualType Pointee, const Source &S, unsigned Depth) {

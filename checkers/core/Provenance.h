@@ -30,6 +30,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 
 namespace seqlint {
@@ -58,12 +59,16 @@ public:
 private:
   class Walker;
   void addRecord(clang::QualType Pointee, const Source &S, unsigned Depth = 0);
+  /// A small function outside the main file that returns shared memory
+  /// (a wrapper around mmap()), looked into at its calls and remembered.
+  std::optional<Source> wrapperSource(const clang::FunctionDecl *F, unsigned Depth);
 
   clang::ASTContext &Ctx;
   const ApiModel &Model;
   llvm::DenseMap<const clang::RecordDecl *, Source> Records;
   llvm::DenseMap<const clang::ValueDecl *, Source> Pointers; // fields, globals
   llvm::DenseMap<const clang::FunctionDecl *, Source> Returns;
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<Source>> Wrappers;
 };
 
 } // namespace seqlint
