@@ -332,15 +332,19 @@ struct Scan {
   /// Is K's base a local set from a call of the inlined helper that holds
   /// Y (the helper tests a slot and returns it)?
   bool returnedSlot(const LocationKey &K, const Event &Y) const {
-    if (!K.Base || !Y.Via)
-      return false;
-    auto It = Locals.Defs.find(K.Base);
+    return K.Base && Y.Via && definedByCall(K.Base, [&](const FunctionDecl *F) {
+             return F->getCanonicalDecl() == Y.Via->getCanonicalDecl();
+           });
+  }
+  /// Is V set from a call of a function that Pred accepts?
+  bool definedByCall(const VarDecl *V,
+                     llvm::function_ref<bool(const FunctionDecl *)> Pred) const {
+    auto It = Locals.Defs.find(V);
     if (It == Locals.Defs.end())
       return false;
     for (const Expr *D : It->second)
       if (const auto *CE = dyn_cast<CallExpr>(D->IgnoreParenCasts()))
-        if (const FunctionDecl *F = CE->getDirectCallee();
-            F && F->getCanonicalDecl() == Y.Via->getCanonicalDecl())
+        if (const FunctionDecl *F = CE->getDirectCallee(); F && Pred(F))
           return true;
     return false;
   }
@@ -1390,16 +1394,7 @@ struct Scan {
   bool slotObject(const LocationKey &K) const {
     if (slot(K))
       return true;
-    if (!K.Base || !K.ViaPointer)
-      return false;
-    auto It = Locals.Defs.find(K.Base);
-    if (It == Locals.Defs.end())
-      return false;
-    for (const Expr *D : It->second)
-      if (const auto *CE = dyn_cast<CallExpr>(D->IgnoreParenCasts()))
-        if (const FunctionDecl *F = CE->getDirectCallee(); F && returnsSlot(F))
-          return true;
-    return false;
+    return K.Base && K.ViaPointer && definedByCall(K.Base, returnsSlot);
   }
   static bool returnsSlot(const FunctionDecl *F) {
     const FunctionDecl *Def = nullptr;
