@@ -722,6 +722,12 @@ struct Scan {
       if (!X)
         break;
       X = X->IgnoreParenCasts();
+      // The kernel's READ_ONCE() is a statement expression: its value is
+      // its last statement (`*(const volatile T *)&(x)`).
+      if (const auto *SE = dyn_cast<StmtExpr>(X)) {
+        S = SE->getSubStmt()->body_empty() ? nullptr : SE->getSubStmt()->body_back();
+        continue;
+      }
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
         return AS->getIdx();
       if (const auto *ME = dyn_cast<MemberExpr>(X)) {
