@@ -1044,7 +1044,11 @@ struct Scan {
     // A descriptor's ownership word: a device-endian field that the file
     // also loads and tests (the clean or receive path polls it; checked
     // when the TU is done).
-    bool Device = PK && deviceField(*PK) && slot(*PK);
+    // The word that hands a descriptor over is device-endian or volatile
+    // itself, or in DMA memory: a host-order field beside a big-endian one
+    // (an IPsec rule's port next to its __be32 salt) is no ownership word.
+    bool Device = PK && slot(*PK) && PK->Field &&
+                  (osDeviceTyped(PK->Field->getType()) || Tu.shared(C).deviceRecordField(PK->Field));
     // A doorbell record: a device-endian word outside the ring that gets
     // the producer position (mlx5's `*wq->db = cpu_to_be32(pc)`): the
     // device reads it to learn which slots are new.
