@@ -52,6 +52,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -499,8 +501,12 @@ public:
            function_ref<bool(Identity)> Interesting, const SourceManager &SM)
       : Traced(Traced), Interesting(Interesting), SM(SM) {}
 
-  DenseSet<const FunctionDecl *> Escaped, NeedTrace, Locking;
-  DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>>
+  DenseSet<const FunctionDecl *> Escaped, Locking;
+  // Walked in the order the functions were met: the candidates (and the
+  // evidence kept first) follow it, so the findings must not depend on
+  // pointer values.
+  SetVector<const FunctionDecl *> NeedTrace;
+  MapVector<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>>
       UntracedCalls;
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {

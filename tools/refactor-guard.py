@@ -21,8 +21,9 @@ Prints each run that differs (a unified diff, first --max-diff lines) and
 `guard: R runs over F files, D differ, O reordered`; exit status 1 when
 D > 0 (or a baseline run is missing). A run whose diagnostics are the same
 but in another order (each with its notes and snippets; the event dump must
-still be identical) is listed as REORDERED and does not fail: some checks
-emit their findings in an order that varies between runs of one build. Keep baselines outside the repository: the paths
+still be identical) is listed as REORDERED and does not fail (a baseline
+from before access-plain-shared's order was fixed holds one of its old,
+run-dependent orders). Keep baselines outside the repository: the paths
 in the output are the files' own, so run the guard from the same tree the
 baseline was made in. Standard library only.
 """
