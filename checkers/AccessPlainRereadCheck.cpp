@@ -28,6 +28,7 @@
 #include "MessagePassing.h"
 #include "core/AccessContext.h"
 #include "core/AstQueries.h"
+#include "core/Dataflow.h"
 #include "core/Fresh.h"
 
 #include "clang/AST/ASTContext.h"
@@ -38,7 +39,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <deque>
 #include <optional>
 
 using namespace clang;
@@ -64,46 +64,15 @@ public:
     if (!hasMarkedCheckedLoad(T))
       return;
     const CFG &G = *T.Cfg;
-    std::vector<ReadState> In(G.getNumBlockIDs());
-    std::vector<bool> Reached(G.getNumBlockIDs());
-    // Reverse post-order numbers: an edge to a block not after its source
-    // is a loop back edge; a read in the next iteration is a fresh read,
-    // not a re-read of the value checked in this one.
-    std::vector<unsigned> Rpo(G.getNumBlockIDs(), ~0u);
-    {
-      std::vector<const CFGBlock *> Order = reversePostOrder(G);
-      for (unsigned I = 0; I != Order.size(); ++I)
-        Rpo[Order[I]->getBlockID()] = I;
-    }
-    std::deque<const CFGBlock *> Work{&G.getEntry()};
-    Reached[G.getEntry().getBlockID()] = true;
-    unsigned Budget = 50 * G.getNumBlockIDs() + 100;
-    while (!Work.empty() && Budget--) {
-      const CFGBlock *B = Work.front();
-      Work.pop_front();
-      ReadState S = In[B->getBlockID()];
-      transfer(T, *B, S, /*Report=*/false);
-      for (const CFGBlock *Succ : B->succs()) {
-        if (!Succ)
-          continue;
-        ReadState &SI = In[Succ->getBlockID()];
-        bool Changed = !Reached[Succ->getBlockID()];
-        Reached[Succ->getBlockID()] = true;
-        bool BackEdge = Rpo[Succ->getBlockID()] <= Rpo[B->getBlockID()];
-        if (!BackEdge)
-          for (auto &[K, E] : S.Checks)
-            if (SI.Checks.insert({K, E}).second)
-              Changed = true;
-        if (SI.Locks.join(S.Locks))
-          Changed = true;
-        if (Changed)
-          Work.push_back(Succ);
-      }
-    }
+    Flow F{*this, T, std::vector<unsigned>(G.getNumBlockIDs(), ~0u)};
+    ForwardDataflow<ReadState, Flow> Solver(G, F);
+    for (unsigned I = 0; I != Solver.order().size(); ++I)
+      F.Rpo[Solver.order()[I]->getBlockID()] = I;
+    Solver.solve(ReadState(), 50 * G.getNumBlockIDs() + 100, "reread", T.FD);
     Reported.clear();
     for (const CFGBlock *B : G)
-      if (Reached[B->getBlockID()]) {
-        ReadState S = In[B->getBlockID()];
+      if (const ReadState *In = Solver.in(*B)) {
+        ReadState S = *In;
         transfer(T, *B, S, /*Report=*/true);
       }
   }
@@ -111,6 +80,46 @@ public:
   void translationUnitDone(Classifier &) override;
 
 private:
+  /// The dataflow policy (core/Dataflow.h). Checked loads flow along forward
+  /// edges only: across a loop back edge (to a block not after its source in
+  /// reverse post-order) a read in the next iteration is a fresh read, not a
+  /// re-read of the value checked in this one. The locks that may be held
+  /// flow along every edge. Where checked loads of one key meet, the one
+  /// first in the source stands for them (the one checked on the then-branch
+  /// of an if/else), whatever order the blocks are visited in.
+  struct Flow {
+    AccessPlainRereadCheck &Owner;
+    const FunctionTrace &T;
+    std::vector<unsigned> Rpo; // block ID -> reverse post-order number
+
+    void transfer(const CFGBlock &B, ReadState &S) {
+      Owner.transfer(T, B, S, /*Report=*/false);
+    }
+    void enter(ReadState &Into, const ReadState &Out, const CFGBlock &From,
+               unsigned SuccIndex) {
+      Into = ReadState();
+      join(Into, Out, From, SuccIndex);
+    }
+    bool join(ReadState &Into, const ReadState &Out, const CFGBlock &From,
+              unsigned SuccIndex) {
+      bool Changed = false;
+      const CFGBlock *Succ = From.succ_begin()[SuccIndex].getReachableBlock();
+      if (Rpo[Succ->getBlockID()] > Rpo[From.getBlockID()])
+        for (const auto &[K, E] : Out.Checks) {
+          auto [It, New] = Into.Checks.try_emplace(K, E);
+          if (!New && It->second != E &&
+              Owner.Ctx->Ctx->getSourceManager().isBeforeInTranslationUnit(
+                  E->Loc, It->second->Loc)) {
+            It->second = E;
+            New = true;
+          }
+          Changed |= New;
+        }
+      Changed |= Into.Locks.join(Out.Locks);
+      return Changed;
+    }
+  };
+
   static bool isCheckedMarkedLoad(const FunctionTrace &T, const Event &E) {
     if (E.Kind != EventKind::Load || !E.Api || E.Key < 0 || E.Counter)
       return false;

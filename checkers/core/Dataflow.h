@@ -53,7 +53,7 @@ std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
 
 /// One analysis that stopped at its budget before its fixpoint.
 struct DataflowCut {
-  const char *Analysis;        // "sections", "locks", "access-context"
+  const char *Analysis;        // "sections", "locks", "reread", ...
   const clang::FunctionDecl *FD;
   unsigned Budget;             // block visits allowed
 };

@@ -4,8 +4,18 @@
 // RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dataflow-budget=2 \
 // RUN:   -fplugin-arg-seqlint-remarks -fplugin-arg-seqlint-dump-events %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CUT
+// access-plain-reread (not on by default) runs one more, on wait_ready().
+// RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dataflow-budget=2 \
+// RUN:   -fplugin-arg-seqlint-checks=access-plain-reread \
+// RUN:   -fplugin-arg-seqlint-remarks -fplugin-arg-seqlint-dump-events %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REREAD
 // With its own budget each analysis converges: nothing is reported.
 // RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-remarks \
+// RUN:   -fplugin-arg-seqlint-dump-events %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FULL --implicit-check-not=dataflow-cut \
+// RUN:     --implicit-check-not=remark:
+// RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-remarks \
+// RUN:   -fplugin-arg-seqlint-checks=access-plain-reread \
 // RUN:   -fplugin-arg-seqlint-dump-events %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=FULL --implicit-check-not=dataflow-cut \
 // RUN:     --implicit-check-not=remark:
@@ -35,12 +45,28 @@ int reader(struct obj *o)
 	return sum;
 }
 
+struct port {
+	int ready;
+	int code;
+};
+
+int wait_ready(struct port *p, int tries)
+{
+	while (tries-- > 0)
+		if (READ_ONCE(p->ready))
+			return p->code;
+	return -1;
+}
+
 // CUT-DAG: dataflow-cut analysis=locks function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=sections function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=access-context function=reader budget=2
-// CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the access-context analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
-// CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the locks analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
-// CUT-DAG: dataflow-budget.c:22:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the access-context analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the locks analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+
+// REREAD-DAG: dataflow-cut analysis=reread function=wait_ready budget=2
+// REREAD-DAG: dataflow-budget.c:53:5: remark: seqlint: the reread analysis of 'wait_ready' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 
 // FULL: function reader
 // FULL: read-retry
