@@ -362,7 +362,7 @@ struct Scan {
     const ValueDecl *Ring = ringOf(P, *PK);
     if (!Ring)
       return nullptr;
-    const ArraySubscriptExpr *PS = subscriptOf(P.node());
+    const Expr *PI = slotIndex(P);
     // The hand-over is the last store to its descriptor.
     for (size_t K = I + 1; K < Seq.size(); ++K) {
       const Event &L = *Seq[K];
@@ -371,9 +371,9 @@ struct Scan {
                                   : nullptr;
       if (!LK || ringOf(L, *LK) != Ring)
         continue;
-      const ArraySubscriptExpr *LS = subscriptOf(L.node());
-      if (PS && LS ? Expr::isSameComparisonOperand(PS->getIdx(), LS->getIdx())
-                   : !PS && !LS && baseAt(L, *LK) == baseAt(P, *PK))
+      const Expr *LI = slotIndex(L);
+      if (PI && LI ? Expr::isSameComparisonOperand(PI, LI)
+                   : !PI && !LI && baseAt(L, *LK) == baseAt(P, *PK))
         return nullptr;
     }
     for (size_t J = 0; J != I; ++J) {
@@ -383,24 +383,13 @@ struct Scan {
       const LocationKey *DK = keyOf(D);
       if (!DK || DK->Field != PK->Field || ringOf(D, *DK) != Ring)
         continue;
-      const ArraySubscriptExpr *DS = subscriptOf(D.node());
-      bool Other = PS && DS
-                       ? !Expr::isSameComparisonOperand(PS->getIdx(), DS->getIdx())
-                       : (!PS && !DS && baseAt(D, *DK) != baseAt(P, *PK)) ||
-                             (!PS && !DS && D.Loc != P.Loc && D.Via && D.Via == P.Via);
+      const Expr *DI = slotIndex(D);
+      bool Other = PI && DI ? !Expr::isSameComparisonOperand(PI, DI)
+                            : (!PI && !DI && baseAt(D, *DK) != baseAt(P, *PK)) ||
+                                  (!PI && !DI && D.Loc != P.Loc && D.Via && D.Via == P.Via);
       if (Other)
         return &D;
     }
-    return nullptr;
-  }
-  static const ArraySubscriptExpr *subscriptOf(const Stmt *S, unsigned Depth = 0) {
-    if (!S || Depth > 12)
-      return nullptr;
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
-      return AS;
-    for (const Stmt *C : S->children())
-      if (const ArraySubscriptExpr *AS = subscriptOf(C, Depth + 1))
-        return AS;
     return nullptr;
   }
 
