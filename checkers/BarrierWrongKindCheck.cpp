@@ -93,10 +93,15 @@ public:
     });
     // A consumer that reads a slot and then hands it back with only a
     // store->store barrier before its index store (ring code, one side).
-    if (StoreBarrier) {
+    // ... and a side that stores its word with a release (or after a write
+    // barrier) and then loads the other side's word to decide a wake-up.
+    if (StoreBarrier || releases(T, Cl)) {
       Evidence.add(T);
       for (OsCandidate &Cand : scanOneSided(T, Cl, Evidence))
-        if (Cand.K == OsKind::RetireWrongKind &&
+        if (Cand.K == OsKind::StoreLoadWrongKind &&
+            !Reported.count(Cand.At.Loc.getRawEncoding()))
+          StoreLoads.push_back({storeLoadFinding(Cand), std::move(Cand)});
+        else if (Cand.K == OsKind::RetireWrongKind &&
             !Reported.count(Cand.At.Loc.getRawEncoding())) {
           if (Cand.Position)
             SplitRetires.push_back({make(Cand.At, ""), std::move(Cand)});
@@ -130,6 +135,10 @@ public:
       if (osSupported(Cand, Evidence) && Reported.insert(F.Loc.getRawEncoding()).second)
         emit(F);
     Retires.clear();
+    for (auto &[F, Cand] : StoreLoads)
+      if (osSupported(Cand, Evidence) && Reported.insert(F.Loc.getRawEncoding()).second)
+        emit(F);
+    StoreLoads.clear();
     reportSplitRetires();
   }
 
@@ -170,6 +179,56 @@ public:
       emit(F);
     }
     SplitRetires.clear();
+  }
+
+  /// Does T, or a small helper it calls, store with a release (not a
+  /// doorbell write)?
+  bool releases(const FunctionTrace &T, Classifier &Cl, unsigned Level = 0) {
+    for (const BlockEvents &BE : T.Blocks)
+      for (const Event &E : BE.Events) {
+        if (E.Kind == EventKind::Store && (E.Ord == Order::Release || E.Ord == Order::SeqCst) &&
+            !(E.Api && E.Api->Mmio))
+          return true;
+        if (Level == 0 && E.Kind == EventKind::Call && E.Callee)
+          if (const FunctionTrace *H = Evidence.helperTrace(Cl, E.Callee))
+            if (releases(*H, Cl, 1))
+              return true;
+      }
+    return false;
+  }
+
+  /// Store buffering with one side in view (OneSided.h, StoreLoad): a
+  /// release store, or a write barrier, between this side's store and the
+  /// load of the other side's word that decides the wake-up.
+  Finding storeLoadFinding(const OsCandidate &Cand) {
+    bool ReleaseStore = Cand.At.Kind == EventKind::Store;
+    bool Linux = family().Mb == "smp_mb()";
+    std::string Mb = Cand.Dma && Linux ? "mb()" : family().Mb;
+    std::string Load = "the load of '" + Cand.IdName + "'";
+    std::string Msg =
+        (ReleaseStore ? "the release store to '" + Cand.DataName +
+                            "' orders the accesses before it, not " + Load + " after it"
+                      : barrierSpelling(Cand.At) + " does not order the store to '" +
+                            Cand.DataName + "' before it against " + Load + " after it") +
+        ", which decides whether to wake the other side (a device, the kernel, "
+        "another process); that side stores '" +
+        Cand.IdName + "' and then loads '" + Cand.DataName +
+        "', so unless both sides order their store before their load, each can read "
+        "the other's old value and nobody is woken. " +
+        (ReleaseStore ? "Add " + Mb + " after the release store" : "Use " + Mb);
+    Finding F = make(Cand.At, Msg);
+    if (!ReleaseStore) {
+      F.Notes.push_back({Cand.Data.Loc, "the store to '" + Cand.DataName + "' is here"});
+      viaNote(F, Cand.Data);
+    }
+    F.Notes.push_back({Cand.Index.Loc, Load + " is here"});
+    viaNote(F, Cand.Index);
+    F.Notes.push_back({Cand.Kick.Loc, "the other side is woken here when the loaded value "
+                                      "says so"});
+    if (!ReleaseStore)
+      if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+        F.FixIts.push_back(*Fix);
+    return F;
   }
 
   Finding retireFinding(const OsCandidate &Cand) {
@@ -503,6 +562,7 @@ private:
   std::vector<SbSide> Sides;
   OsEvidence Evidence;
   std::vector<std::pair<Finding, OsCandidate>> Retires;
+  std::vector<std::pair<Finding, OsCandidate>> StoreLoads;
   std::vector<std::pair<Finding, OsCandidate>> SplitRetires;
   llvm::DenseSet<const FieldDecl *> Acquired;
   llvm::DenseSet<unsigned> Reported; // barriers reported by judge()

@@ -34,7 +34,7 @@ public:
     MessagePassingCheck::functionDone(T, C);
     Evidence.add(T);
     for (OsCandidate &Cand : scanOneSided(T, C, Evidence))
-      if (Cand.K != OsKind::RetireWrongKind)
+      if (Cand.K != OsKind::RetireWrongKind && Cand.K != OsKind::StoreLoadWrongKind)
         Pending.push_back({oneSided(T, Cand), std::move(Cand)});
   }
 
@@ -87,6 +87,9 @@ private:
                       : Cand.Dma    ? (Linux ? "dma_wmb()" : Sp.Wmb)
                                     : Sp.Wmb;
     std::string Rmb = Cand.Dma ? (Linux ? "dma_rmb()" : Sp.Rmb) : Sp.Rmb;
+    // A device on the other side: mb(), which smp_mb() is not on a
+    // uniprocessor build.
+    std::string Mb = Cand.Dma && Linux ? "mb()" : family().Mb;
     std::string Msg;
     switch (Cand.K) {
     case OsKind::Publish:
@@ -154,6 +157,16 @@ private:
             "overwritten while the other side still reads it; use " +
             Sp.Acquire + " for this load";
       break;
+    case OsKind::StoreLoad:
+    case OsKind::StoreLoadWrongKind:
+      Msg = "'" + Cand.IdName + "' is loaded here, after the store to '" + Cand.DataName +
+            "', to decide whether to wake the other side, with no full barrier "
+            "in between: a load can pass an earlier store to another location "
+            "(store buffering), so this side can read the old '" +
+            Cand.IdName + "' while the other side, which stores it and then loads '" +
+            Cand.DataName + "', reads the old '" + Cand.DataName +
+            "'; neither wakes the other. Put " + Mb + " between the store and this load";
+      break;
     case OsKind::Retire:
     case OsKind::RetireWrongKind:
       Msg = "'" + Cand.IdName + "' hands the slot back to the producer here, after "
@@ -170,12 +183,21 @@ private:
     else if (!Cand.DoorbellIndex)
       F.Notes.push_back(
           {Cand.Data.Loc,
-           std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve ? "the store to '"
-                                                                              : "the load of '") +
+           std::string(Cand.K == OsKind::Publish || Cand.K == OsKind::Reserve ||
+                               Cand.K == OsKind::StoreLoad
+                           ? "the store to '"
+                           : "the load of '") +
                Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);
     if (!Cand.Why.empty())
       F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});
+    if (Cand.K == OsKind::StoreLoad) {
+      F.Notes.push_back({Cand.Kick.Loc, "the other side is woken here when the loaded "
+                                        "value says so"});
+      if (!Cand.At.Via)
+        if (auto Fix = insertBeforeStatement(T, Cand.At.S, Mb + ";"))
+          F.FixIts.push_back(*Fix);
+    }
     if (Cand.K == OsKind::Publish && !Cand.At.Via && !Cand.Sibling && !Cand.DoubleChecked)
       if (auto Fix = insertBeforeStatement(T, Cand.At.S, Wmb + ";"))
         F.FixIts.push_back(*Fix);

@@ -12,6 +12,7 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <deque>
 #include <functional>
@@ -241,6 +242,7 @@ struct Scan {
   std::vector<int> Depth;
   LocalScan Locals;
   BranchTests Conds{/*Answers=*/true};
+  BranchTests Decisions; // branch conditions only (not answers returned)
   /// Events of small helpers, inlined at their calls (copies), and the
   /// trace each inlined event's key belongs to.
   std::deque<Event> Owned;
@@ -405,11 +407,29 @@ struct Scan {
   /// memory came from: sets Cand's evidence.
   bool sharedByProvenance(const LocationKey &K, OsCandidate &Cand) const {
     const SharedMemory::Source *Src = Tu.shared(C).of(K);
-    if (!Src)
+    std::string Uapi = Src ? std::string() : uapiRecord(K);
+    if (!Src && Uapi.empty())
       return false;
     Cand.SelfEvident = true;
-    Cand.Why = SharedMemory::describe(*Src);
+    Cand.Why = Src ? SharedMemory::describe(*Src) : Uapi;
     return true;
+  }
+  /// A field of a record declared in a uapi header (a path with a `uapi`
+  /// directory in the kernel tree, /usr/include/linux/ in user space): the
+  /// layout of memory the kernel shares with user space or a device
+  /// (io_uring's rings, AF_XDP descriptors, virtio rings). Evidence only
+  /// where a ring's shape already asks for it: `struct ethhdr` is uapi too.
+  std::string uapiRecord(const LocationKey &K) const {
+    const RecordDecl *RD = osOuterRecord(K.Field);
+    if (!RD)
+      return "";
+    const SourceManager &SM = Ctx.getSourceManager();
+    StringRef File = SM.getFilename(SM.getExpansionLoc(RD->getLocation()));
+    if (!File.contains("/uapi/") && !File.starts_with("/usr/include/linux/"))
+      return "";
+    return "a field of '" + RD->getNameAsString() + "', declared in the uapi header '" +
+           llvm::sys::path::filename(File).str() +
+           "': memory the kernel shares with user space or a device";
   }
 
   /// refersTo(), seeing an inlined helper's parameter as the argument.
@@ -484,6 +504,7 @@ struct Scan {
   Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)
       : T(T), C(C), Tu(Tu), Ctx(C.context()), Locals(T.FD->getBody(), C.context()) {
     Conds.walk(T.FD->getBody());
+    Decisions.walk(T.FD->getBody());
     collectDiffs(T.FD);
     for (const CFGBlock *B : bodyFirstOrder(*T.Cfg))
       for (const Event &E : T.Blocks[B->getBlockID()].Events)
@@ -520,6 +541,7 @@ struct Scan {
             ArgOf[H->FD->getParamDecl(A)] = CE->getArg(A);
         Locals.merge(H->FD->getBody());
         Conds.walk(H->FD->getBody());
+        Decisions.walk(H->FD->getBody());
         collectDiffs(H->FD);
         for (const CFGBlock *B : bodyFirstOrder(*H->Cfg))
           for (const Event &X : H->Blocks[B->getBlockID()].Events) {
@@ -1613,6 +1635,160 @@ struct Scan {
     Out.push_back(std::move(Cand));
   }
 
+  /// Is the word E accesses seen by another agent by its own type or its
+  /// memory: device-endian or volatile (the field, or what a pointer
+  /// parameter points to: `__le32 *db`), or memory another agent maps?
+  bool sharedWord(const Event &E, const LocationKey &K) const {
+    if (deviceField(K) || Tu.shared(C).of(K))
+      return true;
+    const auto *X = dyn_cast_or_null<Expr>(E.node());
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
+      X = BO->getLHS();
+    return X && osDeviceTyped(X->getType());
+  }
+  /// Does E's value decide a branch (an if, loop or ?: condition, directly
+  /// or through a local), rather than being a count or an answer returned?
+  bool decides(const Event &E) const {
+    if (Decisions.Nodes.count(E.node()))
+      return true;
+    if (E.Use != ValueUse::Assigned || !E.Var)
+      return false;
+    if (Decisions.Vars.count(E.Var))
+      return true;
+    for (const auto &[V, Defs] : Locals.Defs)
+      if (Decisions.Vars.count(V))
+        for (const Expr *D : Defs)
+          if (refersTo(D, E.Var))
+            return true;
+    return false;
+  }
+  /// The objects an access expression goes through, in the caller's
+  /// terms: pointer and record variables, an inlined helper's parameter
+  /// seen as the call's argument, a local pointer as what it was set to
+  /// (`sq = &ring->sq`: ring).
+  void objectVars(const Stmt *S, SmallVectorImpl<const VarDecl *> &Out,
+                  unsigned Depth = 0) const {
+    if (!S || Depth > 24)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+      const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V || !(V->getType()->isPointerType() || V->getType()->isRecordType()))
+        return;
+      if (auto It = ArgOf.find(V); It != ArgOf.end()) {
+        objectVars(It->second, Out, Depth + 1);
+        return;
+      }
+      if (!is_contained(Out, V))
+        Out.push_back(V);
+      if (V->hasLocalStorage())
+        if (auto It = Locals.Defs.find(V); It != Locals.Defs.end())
+          for (const Expr *D : It->second)
+            objectVars(D, Out, Depth + 8);
+      return;
+    }
+    for (const Stmt *C : S->children())
+      objectVars(C, Out, Depth + 1);
+  }
+  /// The wake-up after I of the object Bases name: a doorbell write, or a
+  /// call of a function the TU does not define and the ApiModel does not
+  /// know (a system call such as io_uring_enter(), a futex or eventfd
+  /// wake, a kick), with that object among its arguments.
+  const Event *kickAfter(size_t I, ArrayRef<const VarDecl *> Bases) const {
+    for (size_t J = I + 1; J < Seq.size() && J <= I + 48; ++J) {
+      const Event &K = *Seq[J];
+      bool Mmio = K.Kind == EventKind::Store && K.Api && K.Api->Mmio;
+      bool External = K.Kind == EventKind::Call && !K.Noreturn && !K.Api && K.Callee &&
+                      !K.Callee->hasBody();
+      if (!Mmio && !External)
+        continue;
+      for (const VarDecl *B : Bases)
+        if (mentions(K.node(), B))
+          return &K;
+    }
+    return nullptr;
+  }
+
+  /// Store buffering with one side in view (the Dekker shape of a ring
+  /// that sleeps: io_uring's SQPOLL thread and IORING_SQ_NEED_WAKEUP, an
+  /// NVMe controller's shadow doorbell and event index, virtio's
+  /// used_event). This side stores its word (the tail, the shadow
+  /// doorbell), then loads the other side's word (its "sleeping" flag, its
+  /// event index) to decide whether to wake it. The other side does the
+  /// mirror image, so unless both put a full barrier between their store
+  /// and their load, each can read the other's old value and nobody wakes
+  /// anybody. A release or a write barrier orders nothing here.
+  void storeLoad(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &L = *Seq[I];
+    const LocationKey *LK = keyOf(L);
+    if (!LK || counter(L) || Depth[I] > 0 || slot(*LK) || !integerTarget(L) ||
+        !(marked(L) || sharedWord(L, *LK)) || !decides(L))
+      return;
+    SmallVector<const VarDecl *, 4> Bases;
+    objectVars(L.node(), Bases);
+    const Event *Weak = nullptr; // a write barrier between: the wrong kind
+    for (size_t J = I; J-- > 0 && I - J <= 48;) {
+      const Event &X = *Seq[J];
+      if (X.Kind == EventKind::Lock || X.Kind == EventKind::Unlock || Depth[J] > 0)
+        return;
+      if (X.Kind == EventKind::Barrier) {
+        if (X.Bits & OrdSL)
+          return; // a full barrier: ordered
+        if ((X.Bits & OrdSS) && !Weak)
+          Weak = &X;
+        continue;
+      }
+      if (X.Kind == EventKind::RMW && X.Ord != Order::Plain && X.Ord != Order::Once)
+        return; // an ordered read-modify-write: a full barrier in practice
+      if (X.Kind == EventKind::Call && mayOrderCall(X, C))
+        return;
+      if (X.Kind != EventKind::Store)
+        continue;
+      const LocationKey *SK = keyOf(X);
+      if (!SK || counter(X) || slot(*SK) || (X.Api && X.Api->Mmio))
+        continue;
+      if (SK->Text == LK->Text ||
+          (osIdentity(*SK) && osIdentity(*SK) == osIdentity(*LK)))
+        return; // its own word read back
+      if (!(marked(X) || sharedWord(X, *SK)))
+        continue; // private bookkeeping: look further back
+      if (X.Ord == Order::SeqCst && L.Ord == Order::SeqCst)
+        return; // C11: seq_cst store and load are ordered
+      // The two words are of one object (a ring's control page, a queue),
+      // and the wake-up is of that object: a clock read after a release
+      // (a hang check) is no side of it.
+      SmallVector<const VarDecl *, 4> StoreBases, Common;
+      objectVars(X.node(), StoreBases);
+      for (const VarDecl *V : Bases)
+        if (is_contained(StoreBases, V))
+          Common.push_back(V);
+      if (Common.empty())
+        continue;
+      const Event *Kick = kickAfter(I, Common);
+      if (!Kick)
+        return;
+      bool Release = releaseLike(X.Ord);
+      OsCandidate Cand(Release || Weak ? OsKind::StoreLoadWrongKind : OsKind::StoreLoad,
+                       Weak ? *Weak : Release ? X : L, X, osIdentity(*LK),
+                       LK->displayName(), SK->displayName());
+      Cand.Index = L;
+      Cand.Kick = *Kick;
+      Cand.SelfEvident = true;
+      // A device on the other side: the words are device-endian or in
+      // device memory.
+      auto DeviceWord = [&](const Event &E, const LocationKey &K) {
+        if (deviceField(K))
+          return true;
+        const auto *W = dyn_cast_or_null<Expr>(E.node());
+        if (const auto *BO = dyn_cast_or_null<BinaryOperator>(W))
+          W = BO->getLHS();
+        return W && osDeviceTyped(W->getType()) && !W->getType().isVolatileQualified();
+      };
+      Cand.Dma = DeviceWord(X, *SK) || DeviceWord(L, *LK);
+      Out.push_back(std::move(Cand));
+      return;
+    }
+  }
+
   void consume(size_t I, std::vector<OsCandidate> &Out) {
     const Event &L = *Seq[I];
     const LocationKey *LK = keyOf(L);
@@ -2095,7 +2271,9 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
       if (E.Kind == EventKind::Store)
         S.deviceOrder(I);
     } else if (E.Kind == EventKind::Load) {
-      S.consume(I, Out);
+      S.storeLoad(I, Out);
+      if (Out.size() == Before)
+        S.consume(I, Out);
       if (Out.size() == Before)
         S.reserve(I, Out);
       if (Out.size() == Before)
@@ -2103,7 +2281,10 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
     }
     // Both ends inside one helper: the helper's own analysis reports it
     // (once, not at every call).
-    while (Out.size() > Before && Innermost(Out.back().At) &&
+    // (Not a store-then-load whose wake-up is out here: the helper alone
+    // shows no wake-up.)
+    while (Out.size() > Before && Out.back().K != OsKind::StoreLoad &&
+           Out.back().K != OsKind::StoreLoadWrongKind && Innermost(Out.back().At) &&
            Innermost(Out.back().At) == Innermost(Out.back().Data) &&
            Out.back().At.Loc == Out.back().Data.Loc)
       Out.pop_back();
@@ -2251,6 +2432,10 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     return B & EvSiblingFenced;
   if (Cand.DoorbellIndex)
     return B & EvDeviceUnordered;
+  // The word loaded to decide the wake-up is the other side's: this file
+  // never stores it.
+  if (Cand.K == OsKind::StoreLoad || Cand.K == OsKind::StoreLoadWrongKind)
+    return !Cand.Id || !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore));
   if (Cand.SelfEvident)
     return true;
   switch (Cand.K) {
@@ -2275,6 +2460,9 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     // Stored with WRITE_ONCE() or a release elsewhere: a store after a
     // write barrier may be ordering something else (a device's view).
     return B & (EvReleaseStore | EvMarkedStore);
+  case OsKind::StoreLoad:
+  case OsKind::StoreLoadWrongKind:
+    return false; // judged above
   case OsKind::Reserve:
     // The other side's index: this file never stores it.
     return !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore));

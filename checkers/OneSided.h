@@ -49,6 +49,9 @@ enum class OsKind : unsigned char {
   RetireWrongKind, // ... with only a store->store barrier between
   Reserve,         // the other side's index loaded plainly (C11), tested,
                    // then slot stores: nothing orders load -> store
+  StoreLoad,       // this side's word stored, then the other side's word
+                   // loaded to decide a wake-up, no full barrier between
+  StoreLoadWrongKind, // ... with only a release or a write barrier between
 };
 
 /// What is known TU-wide about one location (field or global).
@@ -72,6 +75,7 @@ struct OsCandidate {
   Event At{};   // the store, load or barrier to report at
   Event Data{}; // the slot/object access it must order
   Event Index{}; // Retire*: the head store
+  Event Kick{};  // StoreLoad*: the wake-up the loaded value decides
   const clang::ValueDecl *Id = nullptr; // the index/flag/pointer location
   std::string IdName;          // 'vq->avail->idx'
   std::string DataName;        // 'vq->desc[]'
