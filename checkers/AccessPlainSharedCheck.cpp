@@ -294,9 +294,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         FnLocks = true;
       // write_seqcount_invalidate(), latch switches: a one-shot write step
       // whose stores before it are part of the protocol (__d_drop).
-      if (E.Kind == EventKind::Barrier &&
-          (E.ApiName.contains("invalidate") || E.ApiName.contains("latch") ||
-           E.ApiName.contains("seqcount_barrier")))
+      if (E.isWriteStep())
         FnWriteStep = true;
     }
   std::optional<DenseSet<const VarDecl *>> Fresh;

@@ -124,7 +124,6 @@ const char *kindName(EventKind K) {
   case EventKind::ReadDone: return "read-done";
   case EventKind::WriteBegin: return "write-begin";
   case EventKind::WriteEnd: return "write-end";
-  case EventKind::WriteStep: return "write-step";
   case EventKind::CounterInc: return "counter-inc";
   case EventKind::Barrier: return "barrier";
   case EventKind::Load: return "load";

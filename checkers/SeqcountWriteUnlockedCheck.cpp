@@ -594,7 +594,7 @@ public:
             (!selfLockingApi(E.ApiName) || E.ApiName.starts_with("u64_stats")))
           Write = true;
         // write_seqcount_invalidate, raw_write_seqcount_latch: one-shot steps.
-        if (E.Kind == EventKind::Barrier && E.Counter && E.Api)
+        if (E.isWriteStep())
           Write = true;
         // (Not a generation number, which many writers may bump at once:
         // an atomic start-barrier count, a hash set's generation.)

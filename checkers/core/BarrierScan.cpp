@@ -111,9 +111,6 @@ Step classify(const Event &E, bool Forward) {
       return S;
     }
     return access(E, AccStore, /*Then=*/true);
-  case EventKind::WriteStep:
-    S.K = StepKind::Stop;
-    return S;
   case EventKind::ReadBeginOrLock:
   case EventKind::ReadDone:
     S.K = StepKind::Unknown;

@@ -1118,15 +1118,19 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
   case Role::WriteBegin:
   case Role::WriteEnd:
   case Role::WriteOneShot: {
+    // A one-shot write step is the write barrier it issues, on its
+    // counter (Event::isWriteStep()).
     Ev.Kind = E.R == Role::ReadBegin         ? EventKind::ReadBegin
               : E.R == Role::ReadBeginOrLock ? EventKind::ReadBeginOrLock
               : E.R == Role::ReadRetry       ? EventKind::ReadRetry
               : E.R == Role::ReadDone        ? EventKind::ReadDone
               : E.R == Role::WriteBegin      ? EventKind::WriteBegin
               : E.R == Role::WriteEnd        ? EventKind::WriteEnd
-                                             : EventKind::WriteStep;
+                                             : EventKind::Barrier;
+    if (E.R == Role::WriteOneShot)
+      Ev.Bits = OrdSS;
     Ev.Key = keyOf(Arg(E.CounterArg), true);
-    if (Ev.Key >= 0 && Ev.Kind != EventKind::WriteStep)
+    if (Ev.Key >= 0 && E.R != Role::WriteOneShot)
       T.Counters.insert(Ev.Key);
     Ev.Counter = true;
     Ev.RetryHasBarrier = E.RetryHasBarrier;
@@ -1144,10 +1148,6 @@ void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
       useOf(Root, Ev);
       if (Ev.Kind == EventKind::ReadRetry)
         Ev.Var = RetryVar;
-    }
-    if (Ev.Kind == EventKind::WriteStep) {
-      Ev.Kind = EventKind::Barrier;
-      Ev.Bits = OrdSS;
     }
     break;
   }
@@ -1704,7 +1704,7 @@ void FunctionClassifier::spliceHelper(const CallExpr *CE, const FunctionDecl *F,
         Ev.Increment = E.StepParam ? isParityStep(A, Ev.Key) : holdsCount(A, Ev.Key);
       }
     }
-    if (Ev.Counter && Ev.Key >= 0 && Ev.Kind != EventKind::Barrier)
+    if (Ev.Counter && Ev.Key >= 0 && !Ev.isWriteStep())
       T.Counters.insert(Ev.Key);
     B.Events.push_back(Ev);
   }
@@ -2544,7 +2544,6 @@ const HelperEffect *Classifier::helperEffect(const FunctionDecl *FD, bool Getter
         break;
       case EventKind::WriteBegin:
       case EventKind::WriteEnd:
-      case EventKind::WriteStep:
       case EventKind::ReadBegin:
       case EventKind::ReadRetry:
       case EventKind::ReadBeginOrLock:

@@ -62,9 +62,8 @@ enum class EventKind : unsigned char {
   ReadDone,
   WriteBegin,  // API write begin
   WriteEnd,    // API write end
-  WriteStep,   // write_seqcount_invalidate, latch switch: a whole write step
   CounterInc,  // open-coded increment of a counter (odd or even by state)
-  Barrier,
+  Barrier,     // a fence; with Counter set, a whole write step (isWriteStep())
   Load,
   Store,
   RMW,
@@ -128,6 +127,11 @@ struct Event {
   /// The node of the access itself: inside the helper it was seen through
   /// (InnerS), else S.
   const clang::Stmt *node() const { return Via && InnerS ? InnerS : S; }
+  /// write_seqcount_invalidate(), a latch switch (Role::WriteOneShot): a
+  /// complete write step on the counter Key. For ordering it is the write
+  /// barrier it issues (Bits = OrdSS); the counter is not a section's, so
+  /// it is not in FunctionTrace::Counters.
+  bool isWriteStep() const { return Kind == EventKind::Barrier && Counter; }
 };
 
 struct BlockEvents {

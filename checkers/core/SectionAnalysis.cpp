@@ -640,7 +640,6 @@ private:
     case EventKind::LocalUpdate:
       accumulate(E, accumTarget(E.Var), E.Accumulates, S, Report);
       break;
-    case EventKind::WriteStep:
     case EventKind::Return:
     case EventKind::LocalDef:
     case EventKind::Exclude:
