@@ -1,0 +1,148 @@
+//===- Counters.cpp - counters the TU corroborates --------------------------===//
+//
+// Which fields and globals some function of the TU (or, through the
+// runner, of the program) uses as a seqcount counter, so that another
+// function's open-coded use of them needs no evidence of its own; and the
+// generation numbers that are bumped but never odd.
+//
+//===----------------------------------------------------------------------===//
+#include "core/Classifier.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+
+DenseSet<int> counterAddressKeys(const FunctionTrace &T) {
+  DenseSet<int> Out;
+  for (unsigned K = 0; K != T.Keys.size(); ++K)
+    for (int C : T.Counters)
+      if (T.Keys[K].addresses(T.Keys[C])) {
+        Out.insert(K);
+        break;
+      }
+  return Out;
+}
+
+static const ValueDecl *counterIdentity(const LocationKey &K) {
+  if (K.Field)
+    return K.Field;
+  if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
+    return K.Base;
+  return nullptr;
+}
+
+void Classifier::addExternalCounter(const ValueDecl *D, bool Parity) {
+  KnownCounters.insert(D);
+  if (Parity)
+    ParityCounters.insert(D);
+}
+
+void Classifier::noteCounters(const FunctionTrace &T) {
+  for (int K : T.CounterCandidates)
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      CandidateCounters.insert(D);
+  for (int K : T.Counters)
+    if (const ValueDecl *D = counterIdentity(T.key(K))) {
+      KnownCounters.insert(D);
+      if (T.OddCheckedKeys.count(K))
+        ParityCounters.insert(D);
+    }
+  auto Note = [&](int K) {
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      ParityCounters.insert(D);
+  };
+  // An increment that a write barrier (or its own release) orders after
+  // the stores before it closes a section: the count is odd in between.
+  // The barrier may sit in an earlier block (a macro's do-while).
+  // -2: unreachable; -1: not yet seen (a back edge); 0/1: fenced at exit.
+  std::vector<signed char> FencedOut(T.Blocks.size(), -2);
+  std::vector<const CFGBlock *> Order = reversePostOrder(*T.Cfg);
+  for (const CFGBlock *B : Order)
+    FencedOut[B->getBlockID()] = -1;
+  for (const CFGBlock *B : Order) {
+    bool Fenced = false, First = true;
+    for (const CFGBlock *P : B->preds()) {
+      if (!P || FencedOut[P->getBlockID()] == -2)
+        continue;
+      Fenced = (First || Fenced) && FencedOut[P->getBlockID()] == 1;
+      First = false;
+    }
+    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+      bool OnCounter = E.Key >= 0 && T.Counters.count(E.Key);
+      if (OnCounter && (E.Masked || (E.Var && T.OddCheckedVars.count(E.Var))))
+        Note(E.Key);
+      if (E.Kind == EventKind::Barrier) {
+        Fenced |= (E.Bits & OrdSS) != 0;
+      } else if (E.Kind == EventKind::WriteEnd || E.Kind == EventKind::WriteBegin) {
+        if (E.Key >= 0)
+          Note(E.Key);
+      } else if (E.Kind == EventKind::CounterInc || E.Kind == EventKind::Store ||
+                 E.Kind == EventKind::RMW) {
+        // Counted whether or not this function uses it as a counter: a
+        // generation bump has nothing to be recognized by on its own.
+        if ((E.Kind == EventKind::CounterInc || E.Increment) && E.Key >= 0 &&
+            !T.key(E.Key).isLocal()) {
+          if (const ValueDecl *D = counterIdentity(T.key(E.Key)))
+            BumpedCounters.insert(D);
+          if (OnCounter && (Fenced || E.Ord == Order::Release))
+            Note(E.Key);
+        }
+        Fenced = false;
+      }
+    }
+    FencedOut[B->getBlockID()] = Fenced;
+  }
+}
+
+bool Classifier::isGenerationCounter(const LocationKey &K) const {
+  const ValueDecl *D = counterIdentity(K);
+  return D && BumpedCounters.count(D) && !ParityCounters.count(D);
+}
+
+bool Classifier::isKnownCounter(const LocationKey &K) const {
+  const ValueDecl *D = counterIdentity(K);
+  return D && KnownCounters.count(D);
+}
+
+bool Classifier::mayRecognizeMore(const FunctionTrace &T) const {
+  if (KnownCounters.empty())
+    return false;
+  for (unsigned I = 0; I != T.Keys.size(); ++I)
+    if (!T.Counters.count(I) && isKnownCounter(T.Keys[I]))
+      return true;
+  return false;
+}
+
+bool Classifier::referencesKnownCounter(const FunctionDecl *FD) const {
+  if (KnownCounters.empty() || !FD || !FD->hasBody())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const DenseSet<const ValueDecl *> *Known;
+    bool Found = false;
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Found |= Known->count(ME->getMemberDecl()) != 0;
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      Found |= Known->count(DR->getDecl()) != 0;
+      return !Found;
+    }
+  } F;
+  F.Known = &KnownCounters;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
+unsigned Classifier::knownCounterKeys(const FunctionTrace &T) const {
+  if (KnownCounters.empty())
+    return 0;
+  unsigned N = 0;
+  for (const LocationKey &K : T.Keys)
+    N += isKnownCounter(K);
+  return N;
+}
+
+} // namespace seqlint

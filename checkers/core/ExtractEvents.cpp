@@ -1,0 +1,300 @@
+//===- ExtractEvents.cpp - API calls, atomics and fences to events ----------===//
+//
+// One event per known API call or macro instance (by the ApiModel's role),
+// per atomic builtin, and per asm barrier.
+//
+//===----------------------------------------------------------------------===//
+#include "core/FunctionClassifier.h"
+#include "core/Compat.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+namespace detail {
+
+Order orderFromArg(const Expr *E, ASTContext &Ctx) {
+  if (!E)
+    return Order::SeqCst;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return Order::SeqCst;
+  switch (R.Val.getInt().getExtValue()) {
+  case 0: // relaxed
+    return Order::Once;
+  case 1: // consume
+  case 2: // acquire
+    return Order::Acquire;
+  case 3: // release
+    return Order::Release;
+  case 4: // acq_rel
+    return Order::AcqRel;
+  default:
+    return Order::SeqCst;
+  }
+}
+
+void FunctionClassifier::emitLocalUpdate(const VarDecl *V, const Stmt *At,
+                                         bool Accumulates, BlockEvents &B) {
+  Event Ev;
+  Ev.Kind = EventKind::LocalUpdate;
+  Ev.S = At;
+  Ev.Loc = reportLoc(At);
+  Ev.Var = V;
+  Ev.Accumulates = Accumulates;
+  B.Events.push_back(Ev);
+  HasLocalUpdate = true;
+  if (Accumulates)
+    Accumulated.insert(V);
+}
+
+namespace {
+/// Args[I], or null when there is no such argument.
+const Expr *argAt(ArrayRef<const Expr *> Args, int I) {
+  return I >= 0 && I < (int)Args.size() ? Args[I] : nullptr;
+}
+} // namespace
+
+void FunctionClassifier::emitApiCall(const ApiEntry &E, StringRef Name,
+                                     const Stmt *Root,
+                                     ArrayRef<const Expr *> Args,
+                                     BlockEvents &B) {
+  Event Ev;
+  Ev.S = Root;
+  Ev.Loc = reportLoc(Root);
+  Ev.Api = &E;
+  Ev.ApiName = Name;
+  Ev.Ord = E.Ord;
+  Ev.Excludes = E.Excludes;
+  Ev.ExcludeEnds = E.ExcludeEnds;
+  switch (E.R) {
+  case Role::ReadBegin:
+  case Role::ReadBeginOrLock:
+  case Role::ReadRetry:
+  case Role::ReadDone:
+  case Role::WriteBegin:
+  case Role::WriteEnd:
+  case Role::WriteOneShot:
+    apiSequenceEvent(E, Root, Args, Ev);
+    break;
+  case Role::Barrier:
+    Ev.Kind = EventKind::Barrier;
+    Ev.Bits = barrierBits(E.Barrier);
+    break;
+  case Role::Load:
+    Ev.Kind = EventKind::Load;
+    Ev.Key = keyOf(argAt(Args, E.CounterArg), E.ArgIsPointer);
+    if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+      return;
+    LoadNodes[Root] = Ev.Key;
+    useOf(Root, Ev);
+    break;
+  case Role::Store:
+  case Role::RMW:
+    if (!apiWriteEvent(E, Name, Args, Ev))
+      return;
+    break;
+  case Role::Lock:
+  case Role::Unlock:
+    Ev.Kind = E.R == Role::Lock ? EventKind::Lock : EventKind::Unlock;
+    Ev.Key = keyOf(argAt(Args, E.CounterArg), true);
+    break;
+  case Role::SideEffect:
+    Ev.Kind = EventKind::Call;
+    Ev.SideEffect = true;
+    break;
+  case Role::Pure:
+    if (!apiPureEvent(E, Name, Args, Ev))
+      return;
+    break;
+  }
+  B.Events.push_back(Ev);
+}
+
+/// A seqcount API (begin, retry, end, one-shot step): its counter and the
+/// variable that holds or validates the begin value.
+void FunctionClassifier::apiSequenceEvent(const ApiEntry &E, const Stmt *Root,
+                                          ArrayRef<const Expr *> Args, Event &Ev) {
+  // A one-shot write step is the write barrier it issues, on its
+  // counter (Event::isWriteStep()).
+  Ev.Kind = E.R == Role::ReadBegin         ? EventKind::ReadBegin
+            : E.R == Role::ReadBeginOrLock ? EventKind::ReadBeginOrLock
+            : E.R == Role::ReadRetry       ? EventKind::ReadRetry
+            : E.R == Role::ReadDone        ? EventKind::ReadDone
+            : E.R == Role::WriteBegin      ? EventKind::WriteBegin
+            : E.R == Role::WriteEnd        ? EventKind::WriteEnd
+                                           : EventKind::Barrier;
+  if (E.R == Role::WriteOneShot)
+    Ev.Bits = OrdSS;
+  Ev.Key = keyOf(argAt(Args, E.CounterArg), true);
+  if (Ev.Key >= 0 && E.R != Role::WriteOneShot)
+    T.Counters.insert(Ev.Key);
+  Ev.Counter = true;
+  Ev.RetryHasBarrier = E.RetryHasBarrier;
+  if (E.ValueArg >= 0) {
+    if (const Expr *V = argAt(Args, E.ValueArg)) {
+      const Expr *X = V->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf)
+        X = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X))
+        Ev.Var = dyn_cast<VarDecl>(DR->getDecl());
+    }
+  }
+  if (Ev.Kind == EventKind::ReadBegin || Ev.Kind == EventKind::ReadRetry) {
+    const VarDecl *RetryVar = Ev.Var;
+    useOf(Root, Ev);
+    if (Ev.Kind == EventKind::ReadRetry)
+      Ev.Var = RetryVar;
+  }
+}
+
+/// A marked store or an atomic read-modify-write: its object, and whether
+/// it increments it. False: no event (a local's).
+bool FunctionClassifier::apiWriteEvent(const ApiEntry &E, StringRef Name,
+                                       ArrayRef<const Expr *> Args, Event &Ev) {
+  Ev.Kind = E.R == Role::Store ? EventKind::Store : EventKind::RMW;
+  const Expr *Target = argAt(Args, E.CounterArg);
+  if (E.R == Role::RMW && E.ArgIsPointer && Target &&
+      !Target->IgnoreParenImpCasts()->getType()->isPointerType()) {
+    // atomic_add(i, v), atomic_fetch_add(i, v): the object is the
+    // pointer argument, wherever it is.
+    for (const Expr *A : Args)
+      if (A && A->IgnoreParenImpCasts()->getType()->isPointerType()) {
+        Target = A;
+        break;
+      }
+  }
+  // A device register is no memory location other CPUs read: the event
+  // says "a doorbell is written here", ordered (writel) or not.
+  Ev.Key = E.Mmio ? -1 : keyOf(Target, E.ArgIsPointer);
+  if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+    return false;
+  if (E.Mmio)
+    return true;
+  if (E.R == Role::Store) {
+    Ev.Increment = isIncrementOf(argAt(Args, 1), Ev.Key);
+    Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(argAt(Args, 1), Ctx);
+  } else
+    Ev.Increment = Name.contains("inc") && !Name.contains("_not_zero") &&
+                   !Name.contains("unless");
+  return true;
+}
+
+/// An API with no effect on shared memory, but a bulk store to a ring's
+/// slot or an exclusion (local_bh_disable()). False: no event.
+bool FunctionClassifier::apiPureEvent(const ApiEntry &E, StringRef Name,
+                                      ArrayRef<const Expr *> Args, Event &Ev) {
+  // memcpy(&ring->slot[i], src, n): a store to the slot (a ring filled
+  // in bulk). Only an element's address counts: the other destinations
+  // are the caller's buffers.
+  if (E.F == Family::Libc && (Name.contains("memcpy") || Name.contains("memmove") ||
+                               Name.contains("memset"))) {
+    const Expr *Dst = argAt(Args, 0);
+    const auto *U = Dst ? dyn_cast<UnaryOperator>(Dst->IgnoreParenCasts()) : nullptr;
+    if (U && U->getOpcode() == UO_AddrOf &&
+        isa<ArraySubscriptExpr>(U->getSubExpr()->IgnoreParenCasts())) {
+      Ev.Kind = EventKind::Store;
+      Ev.Ord = Order::Plain;
+      Ev.Api = nullptr;
+      Ev.ApiName = StringRef();
+      Ev.Key = keyOf(Dst, true);
+      return Ev.Key >= 0 && !T.Keys[Ev.Key].isLocal();
+    }
+  }
+  if (!E.Excludes)
+    return false;
+  Ev.Kind = EventKind::Exclude;
+  return true;
+}
+
+void FunctionClassifier::emitInstance(const MacroInstance *I, const Stmt *Root,
+                                      BlockEvents &B) {
+  SmallVector<const Expr *, 4> Args = instanceArgs(I, Root);
+  emitApiCall(*I->Entry, I->Name, Root, Args, B);
+}
+
+void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
+  Event Ev;
+  Ev.S = AE;
+  Ev.Loc = reportLoc(AE);
+  Ev.Ord = orderFromArg(AE->getOrder(), Ctx);
+  Ev.Key = keyOf(AE->getPtr(), true);
+  if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
+    return;
+  switch (AE->getOp()) {
+  case AtomicExpr::AO__c11_atomic_load:
+  case AtomicExpr::AO__atomic_load_n:
+  case AtomicExpr::AO__atomic_load:
+    Ev.Kind = EventKind::Load;
+    LoadNodes[AE] = Ev.Key;
+    useOf(AE, Ev);
+    break;
+  case AtomicExpr::AO__c11_atomic_store:
+  case AtomicExpr::AO__atomic_store_n:
+  case AtomicExpr::AO__atomic_store:
+  case AtomicExpr::AO__c11_atomic_init:
+    Ev.Kind = EventKind::Store;
+    Ev.Increment = isIncrementOf(AE->getVal1(), Ev.Key);
+    Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(AE->getVal1(), Ctx);
+    break;
+  case AtomicExpr::AO__c11_atomic_fetch_add:
+  case AtomicExpr::AO__atomic_fetch_add:
+  case AtomicExpr::AO__atomic_add_fetch:
+    Ev.Kind = EventKind::RMW;
+    Ev.Increment = isIntLiteral(AE->getVal1(), Ctx, 1);
+    break;
+  case AtomicExpr::AO__c11_atomic_compare_exchange_strong:
+  case AtomicExpr::AO__c11_atomic_compare_exchange_weak:
+  case AtomicExpr::AO__atomic_compare_exchange_n:
+    // cmpxchg(&x, old, old + 1) with old loaded from x: a claim of the
+    // count, the writer's odd increment done atomically.
+    Ev.Kind = EventKind::RMW;
+    Ev.Increment = isIncrementOf(AE->getVal2(), Ev.Key);
+    Ev.Claim = Ev.Increment;
+    break;
+  default:
+    Ev.Kind = EventKind::RMW;
+    break;
+  }
+  B.Events.push_back(Ev);
+}
+
+void FunctionClassifier::classifyAsm(const GCCAsmStmt *AS, BlockEvents &B) {
+  bool Memory = false;
+  for (unsigned I = 0; I != AS->getNumClobbers(); ++I)
+    if (AS->getClobber(I) == "memory")
+      Memory = true;
+  if (!Memory)
+    return;
+  std::string Text = StringRef(compat::asmString(AS)).lower();
+  unsigned Bits = 0;
+  StringRef S = Text;
+  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb ish\"") ||
+      S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
+      S.contains("hwsync") || S.contains("xchg") ||
+      (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
+    Bits = OrdFull;
+  else if (S.contains("lwsync"))
+    Bits = OrdLL | OrdLS | OrdSS;
+  else if (S.contains("dmb ishld") || S.contains("fence r,rw"))
+    Bits = OrdLL | OrdLS;
+  else if (S.contains("dmb ishst") || S.contains("sfence") || S.contains("fence w,w"))
+    Bits = OrdSS;
+  else if (S.contains("lfence") || S.contains("fence r,r"))
+    Bits = OrdLL;
+  else if (S.trim().empty() || S.contains("dmb ish"))
+    Bits = S.contains("dmb ish") ? (unsigned)OrdFull : 0u;
+  Event Ev;
+  Ev.Kind = EventKind::Barrier;
+  Ev.S = AS;
+  Ev.Loc = reportLoc(AS);
+  Ev.Bits = Bits;
+  B.Events.push_back(Ev);
+}
+
+} // namespace detail
+} // namespace seqlint

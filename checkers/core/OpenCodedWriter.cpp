@@ -1,0 +1,203 @@
+//===- OpenCodedWriter.cpp - open-coded seqcount writers --------------------===//
+//
+// The evidence that two increments of one location are a seqcount writer's
+// and not a ring producer's or a statistic's: they bracket stores to other
+// shared data, the first is no release, an odd count is only fixed up.
+//
+//===----------------------------------------------------------------------===//
+#include "core/FunctionClassifier.h"
+
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/Stmt.h"
+#include <deque>
+
+using namespace clang;
+using namespace llvm;
+
+namespace seqlint {
+namespace detail {
+
+/// A writer: a seqcount-like location incremented at two or more sites,
+/// with ONCE/atomic accesses to it or barriers in the function.
+void FunctionClassifier::recognizeWriters() {
+  WriteEvidence W = writeEvidence();
+  for (auto &[Key, N] : W.Incs) {
+    if (N < 2 || T.Counters.count(Key))
+      continue;
+    if (isOpenWriter(Key, W))
+      markOpenWriter(Key);
+  }
+}
+
+/// What the function does that tells a writer from a statistic.
+FunctionClassifier::WriteEvidence FunctionClassifier::writeEvidence() const {
+  WriteEvidence W;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &Ev : BE.Events) {
+      if ((Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS)) ||
+          ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
+           (Ev.Ord == Order::Release || Ev.Ord == Order::AcqRel ||
+            Ev.Ord == Order::SeqCst)))
+        W.AnyWriteOrdering = true;
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) && Ev.Increment &&
+          Ev.Key >= 0)
+        ++W.Incs[Ev.Key];
+      if (Ev.Kind == EventKind::Barrier && Ev.Bits)
+        W.AnyBarrier = true;
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::Load ||
+           Ev.Kind == EventKind::RMW) &&
+          Ev.Key >= 0 && Ev.Ord != Order::Plain)
+        W.Marked.insert(Ev.Key);
+    }
+  return W;
+}
+
+/// Key, incremented twice or more, is an open-coded writer's count. A
+/// bracketing without the evidence makes it a counter candidate.
+bool FunctionClassifier::isOpenWriter(int Key, const WriteEvidence &W) {
+  bool OddTested = T.OddCheckedKeys.count(Key);
+  // Whatever its name: two increments of a marked (or odd-tested)
+  // location that bracket stores to other shared data, in a function with
+  // a write barrier or a release (the article's WRITE_ONCE(sc, sc + 1)
+  // ... release(&sc); KVM's steal time: if (st->v & 1) ... st->v += 1).
+  // Plain increments count when a write barrier runs between them (the
+  // writer that ordered one side and forgot the other).
+  bool Fenced = false;
+  bool Brackets = bracketsStores(Key, &Fenced);
+  bool Protocol = (W.Marked.count(Key) || OddTested || Fenced) && W.AnyWriteOrdering &&
+                  Brackets && !opensWithRelease(Key);
+  // A location another function of the TU uses as a counter needs only
+  // the bracketing: this writer may be the one that forgot its barrier.
+  bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
+  if (!Protocol && !Known) {
+    if (Brackets)
+      T.CounterCandidates.insert(Key);
+    return false;
+  }
+  // Evidence it is a seqcount and not a statistic: barriers or marked
+  // accesses, or the writer asserting the count is even again.
+  return W.AnyBarrier || W.Marked.count(Key) || OddTested || Known;
+}
+
+/// Key's increments become open-coded CounterInc events, and Key a counter.
+void FunctionClassifier::markOpenWriter(int Key) {
+  T.Counters.insert(Key);
+  for (BlockEvents &BE : T.Blocks)
+    for (Event &Ev : BE.Events)
+      if ((Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW) &&
+          Ev.Increment && Ev.Key == Key) {
+        Ev.Counter = true;
+        Ev.OpenCoded = true;
+        // `if (st->v & 1) st->v += 1;` makes an odd count even before the
+        // section (KVM's steal time, "first time write, random junk"): a
+        // step of the count, not a begin or an end.
+        if (!Ev.Via && parityFix(Ev))
+          continue;
+        Ev.Kind = EventKind::CounterInc;
+      }
+}
+
+/// The first increment of Key (in reverse post-order) is a release: it
+/// publishes what came before it, as a ring producer's index store does; a
+/// seqcount writer's opening increment orders nothing before it.
+bool FunctionClassifier::opensWithRelease(int Key) const {
+  // Or a store, then a write barrier, then the increment: the producer's
+  // publication of what it stored (n_tty's add_echo_byte(): the byte,
+  // smp_wmb(), echo_head++), twice in a row when a helper is called twice.
+  bool Stored = false, Published = false;
+  for (const CFGBlock *B : Rpo)
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
+      if (Write && Ev.Key == Key && Ev.Increment)
+        // An acq_rel (or seq_cst) RMW also orders what follows it after the
+        // increment: the C11 spelling of a seqcount's opening step
+        // (fetch_add(&s, 1, acq_rel)), not a publication.
+        return Published || Ev.Ord == Order::Release;
+      if (Write && Ev.Key != Key && (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()))
+        Stored = true;
+      else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && Stored)
+        Published = true;
+    }
+  return false;
+}
+
+/// Some path runs increment of Key, a store to other non-local data, and
+/// another increment of Key, in that order (by reverse post-order).
+bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
+  // Over the CFG's paths (a loop's body may come after its exit in reverse
+  // post-order): an increment, a store to other non-local data, and another
+  // increment. State per block entry, joined by "on some path".
+  struct St {
+    bool Open = false, Stored = false, Fence = false;
+    bool operator==(const St &O) const {
+      return Open == O.Open && Stored == O.Stored && Fence == O.Fence;
+    }
+  };
+  const CFG &G = *T.Cfg;
+  std::vector<St> In(G.getNumBlockIDs());
+  std::vector<bool> Queued(G.getNumBlockIDs());
+  std::deque<const CFGBlock *> Work(Rpo.begin(), Rpo.end());
+  for (const CFGBlock *B : Rpo)
+    Queued[B->getBlockID()] = true;
+  unsigned Steps = 0;
+  while (!Work.empty() && ++Steps < 20000) {
+    const CFGBlock *B = Work.front();
+    Work.pop_front();
+    Queued[B->getBlockID()] = false;
+    St S = In[B->getBlockID()];
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+      bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
+      if (Write && Ev.Key == Key && Ev.Increment) {
+        if (S.Stored) {
+          if (Fenced)
+            *Fenced = S.Fence;
+          return true;
+        }
+        S = St{true, false, false};
+      } else if (Write && S.Open && Ev.Key != Key &&
+                 (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal())) {
+        S.Stored = true;
+      } else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && S.Open) {
+        S.Fence = true;
+      }
+    }
+    for (const CFGBlock *Succ : B->succs()) {
+      if (!Succ)
+        continue;
+      St &N = In[Succ->getBlockID()];
+      St J{N.Open || S.Open, N.Stored || S.Stored, N.Fence || S.Fence};
+      if (!(J == N)) {
+        N = J;
+        if (!Queued[Succ->getBlockID()]) {
+          Queued[Succ->getBlockID()] = true;
+          Work.push_back(Succ);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/// Ev (an increment) runs only when the count it increments is odd.
+bool FunctionClassifier::parityFix(const Event &Ev) {
+  const Stmt *Child = Ev.S;
+  const Stmt *P = PM->getParent(Child);
+  for (unsigned I = 0; P && I < 3; ++I, Child = P, P = PM->getParent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If)
+      continue;
+    if (Child != If->getThen())
+      return false;
+    const auto *BO = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+    if (!BO || BO->getOpcode() != BO_And)
+      return false;
+    const Expr *X = BO->getLHS(), *One = BO->getRHS();
+    if (isIntLiteral(X, Ctx, 1))
+      std::swap(X, One);
+    return isIntLiteral(One, Ctx, 1) && loadedKey(X) == Ev.Key;
+  }
+  return false;
+}
+
+} // namespace detail
+} // namespace seqlint
