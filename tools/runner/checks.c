@@ -1,5 +1,6 @@
 /* seqlint runner: the check catalogue, for the SARIF rules table. */
-#include "runner.h"
+#include "checks.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <string.h>

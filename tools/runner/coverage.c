@@ -10,7 +10,9 @@
  * (one line; docs/integration.md, "Coverage"). The runner sums the lines and
  * says how much was checked next to the number of findings: a run over code
  * seqlint recognises nothing in must not look like a clean run. */
-#include "runner.h"
+#include "coverage.h"
+
+#include "findings.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* seqlint runner: read the serialized diagnostics (.dia) the compiler wrote
  * and turn the "[seqlint-<check>]" ones into findings. */
-#include "runner.h"
+#include "diag.h"
 
 #include <clang-c/CXDiagnostic.h>
 #include <clang-c/CXFile.h>

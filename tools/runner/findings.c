@@ -1,6 +1,6 @@
 /* seqlint runner: findings (dedupe, order, fingerprints), the source cache and
  * baselines. */
-#include "runner.h"
+#include "findings.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -19,7 +19,10 @@
  * Everything taken from sources, paths and messages is HTML-escaped. The
  * output depends only on the findings (no time stamps), so it does not
  * depend on -j or on the order of compile_commands.json. */
-#include "runner.h"
+#include "html.h"
+
+#include "checks.h"
+#include "output.h"
 
 #include <dirent.h>
 #include <errno.h>

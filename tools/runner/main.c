@@ -8,7 +8,19 @@
  * duplicates (a header seen by many translation units), and prints them as
  * text, JSON or SARIF. Exit status: 0 no findings, 1 findings, 2 usage error
  * or a file that could not be analysed. See docs/integration.md. */
-#include "runner.h"
+#include "args.h"
+#include "compdb.h"
+#include "coverage.h"
+#include "exec.h"
+#include "findings.h"
+#include "html.h"
+#include "job.h"
+#include "options.h"
+#include "output.h"
+#include "probe.h"
+#include "program.h"
+#include "shard.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -19,288 +31,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef SEQLINT_VERSION
-#define SEQLINT_VERSION "0.0.0"
-#endif
 #ifndef SEQLINT_CLANG
 #define SEQLINT_CLANG ""
 #endif
-#ifndef SEQLINT_LLVM_MAJOR
-#define SEQLINT_LLVM_MAJOR 19
-#endif
-/* The installed plugin relative to the installed runner's directory
- * (CMake: bindir -> SEQLINT_INSTALL_PLUGINDIR/seqlint.so). */
-#ifndef SEQLINT_PLUGIN_RELPATH
-#define SEQLINT_PLUGIN_RELPATH "../lib/seqlint/seqlint.so"
-#endif
-/* The plugin relative to the runner in a build tree (build/bin, build/lib). */
-#define SEQLINT_PLUGIN_BUILD_RELPATH "../lib/seqlint.so"
-
-typedef struct {
-  const char *build_dir;
-  const char *checks, *config, *plugin;
-  const char *output, *baseline, *write_baseline;
-  const char *source_root, *help_uri_base;
-  out_format format;
-  unsigned jobs;
-  int have_dashdash;
-  int quiet, list_checks;
-  int merge;                /* seqlint merge SHARD... */
-  const char *shard;        /* --shard=K/N */
-  unsigned shard_k, shard_n;
-  double progress_interval; /* -1: default */
-  strvec files;
-  strvec extra;
-  strvec include, exclude; /* path globs */
-} options;
-
-static void usage(FILE *out) {
-  fprintf(out,
-          "Usage: seqlint [options] <file>... [-- <compiler flags>]\n"
-          "       seqlint -p <build dir> [options] [<file>...] [-- <extra compiler flags>]\n"
-          "       seqlint -p <build dir> --shard=K/N -o <shard file> [options]\n"
-          "       seqlint merge [output options] <shard file>...\n"
-          "\n"
-          "Runs the seqlint compiler plugin over a code base and reports its findings.\n"
-          "\n"
-          "Options:\n"
-          "  -p <dir>                 analyse the entries of <dir>/compile_commands.json\n"
-          "                           (all of them, or those of the given files)\n"
-          "  -j, --jobs <n>           run <n> compilers at a time (default: online CPUs)\n"
-          "  --checks=<globs>         checks to run, as a clang-tidy glob list\n"
-          "                           (passed to the plugin as -fplugin-arg-seqlint-checks)\n"
-          "  --config=<file>          configuration file instead of the .seqlint.yaml lookup\n"
-          "  --format=<format>        text (default), json, sarif, html or gitlab\n"
-          "  -o, --output <file>      write the findings to <file> (default: standard output);\n"
-          "                           with --format=html, the report directory (required)\n"
-          "  --baseline=<file>        do not report the findings recorded in <file>\n"
-          "  --write-baseline=<file>  record all current findings in <file>\n"
-          "  --plugin=<path>          the plugin (default: $SEQLINT_PLUGIN, else\n"
-          "                           <dir of seqlint>/" SEQLINT_PLUGIN_RELPATH "\n"
-          "                           when installed, <dir of seqlint>/" SEQLINT_PLUGIN_BUILD_RELPATH "\n"
-          "                           in a build tree)\n"
-          "  --source-root=<dir>      SARIF: %%SRCROOT%% and the base of relative file\n"
-          "                           URIs (default: the current directory)\n"
-          "  --help-uri-base=<url>    SARIF: rules' helpUri is <url><check>.md\n"
-          "  --shard=K/N              analyse the K-th of N parts of the files (split by\n"
-          "                           a hash of their path) and save their state in the\n"
-          "                           -o file; 'seqlint merge' joins the N shards into\n"
-          "                           one report, as one run would give\n"
-          "  --include=<glob>         analyse only the files whose path matches <glob>\n"
-          "                           ('*' matches '/' too; repeatable)\n"
-          "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
-          "                           (repeatable; applied after --include)\n"
-          "  --list-checks            list the checks that --checks and .seqlint.yaml\n"
-          "                           enable, and exit\n"
-          "  -q, --quiet              no progress output\n"
-          "  --progress-interval=<s>  when stderr is not a terminal, a progress line\n"
-          "                           every <s> seconds (default 10; 0: every file)\n"
-          "  -h, --help               show this help\n"
-          "  --version                show the version\n"
-          "\n"
-          "Without -p, each file is compiled with the flags after \"--\" by $SEQLINT_CLANG,\n"
-          "else by %s.\n"
-          "With -p, flags after \"--\" are appended to every compile command.\n"
-          "\n"
-          "Exit status: 0 no findings, 1 findings, 2 usage error or a file that could not\n"
-          "be analysed.\n",
-          SEQLINT_CLANG[0] ? SEQLINT_CLANG : "clang");
-}
-
-static void usage_error(const char *fmt, const char *arg) {
-  fprintf(stderr, "%s: error: ", g_prog);
-  fprintf(stderr, fmt, arg);
-  fputs("\n\n", stderr);
-  usage(stderr);
-}
-
-/* Matches "-x VALUE", "-xVALUE" (short) or "--name=VALUE", "--name VALUE"
- * (long). Returns 1 and sets *val on a match, -1 when the value is missing. */
-static int opt_value(char **argv, int argc, int *i, const char *name, const char **val) {
-  const char *a = argv[*i];
-  size_t n = strlen(name);
-  if (strncmp(a, name, n) != 0)
-    return 0;
-  int is_short = name[1] != '-';
-  if (a[n] == '\0') {
-    if (*i + 1 >= argc)
-      return -1;
-    *val = argv[++*i];
-    return 1;
-  }
-  if (a[n] == '=') {
-    *val = a + n + 1;
-    return 1;
-  }
-  if (is_short) {
-    *val = a + n;
-    return 1;
-  }
-  return 0;
-}
-
-/* 0 ok, 1 exit 0 (help/version), 2 usage error */
-static int parse_options(int argc, char **argv, options *o) {
-  int first = 1;
-  if (argc > 1 && strcmp(argv[1], "merge") == 0) {
-    o->merge = 1;
-    first = 2;
-  }
-  for (int i = first; i < argc; i++) {
-    const char *a = argv[i], *v = NULL;
-    if (strcmp(a, "--") == 0) {
-      o->have_dashdash = 1;
-      for (int k = i + 1; k < argc; k++)
-        sv_push(&o->extra, argv[k]);
-      break;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 1;
-    }
-    if (strcmp(a, "--version") == 0) {
-      printf("seqlint %s (LLVM %d)\n", SEQLINT_VERSION, SEQLINT_LLVM_MAJOR);
-      return 1;
-    }
-    if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-      o->quiet = 1;
-      continue;
-    }
-    if (strcmp(a, "--list-checks") == 0) {
-      o->list_checks = 1;
-      continue;
-    }
-    if (a[0] != '-' || a[1] == '\0') {
-      sv_push(&o->files, a);
-      continue;
-    }
-    static const struct {
-      const char *name;
-      int id;
-    } opts[] = {{"--checks", 'c'},        {"--config", 'C'},
-                {"--format", 'f'},        {"--output", 'o'},
-                {"--baseline", 'b'},      {"--write-baseline", 'w'},
-                {"--plugin", 'P'},        {"--jobs", 'j'},
-                {"-j", 'j'},              {"-p", 'p'},
-                {"-o", 'o'},              {"--include", 'I'},
-                {"--exclude", 'X'},       {"--progress-interval", 'T'},
-                {"--source-root", 'R'},   {"--sarif-root", 'R'},
-                {"--help-uri-base", 'U'}, {"--shard", 'S'}};
-    int id = 0, r = 0;
-    for (size_t k = 0; k < sizeof opts / sizeof *opts && !id; k++) {
-      r = opt_value(argv, argc, &i, opts[k].name, &v);
-      if (r < 0) {
-        usage_error("option '%s' needs a value", opts[k].name);
-        return 2;
-      }
-      if (r > 0)
-        id = opts[k].id;
-    }
-    if (!id) {
-      usage_error("unknown option '%s'", a);
-      return 2;
-    }
-    if (!v[0] && id != 'j') {
-      usage_error("option '%s' needs a non-empty value", a);
-      return 2;
-    }
-    switch (id) {
-    case 'c': o->checks = v; break;
-    case 'C': o->config = v; break;
-    case 'o': o->output = v; break;
-    case 'b': o->baseline = v; break;
-    case 'w': o->write_baseline = v; break;
-    case 'P': o->plugin = v; break;
-    case 'p': o->build_dir = v; break;
-    case 'I': sv_push(&o->include, v); break;
-    case 'R': o->source_root = v; break;
-    case 'U': o->help_uri_base = v; break;
-    case 'X': sv_push(&o->exclude, v); break;
-    case 'S':
-      if (shard_parse(v, &o->shard_k, &o->shard_n) != 0) {
-        usage_error("invalid shard '%s' (expected K/N with 1 <= K <= N, e.g. 2/3)", v);
-        return 2;
-      }
-      o->shard = v;
-      break;
-    case 'T': {
-      char *end = NULL;
-      errno = 0;
-      double t = strtod(v, &end);
-      if (*end || errno || !(t >= 0) || t > 86400) {
-        usage_error("invalid progress interval '%s' (expected seconds, 0 to 86400)", v);
-        return 2;
-      }
-      o->progress_interval = t;
-      break;
-    }
-    case 'f':
-      if (strcmp(v, "text") == 0)
-        o->format = FMT_TEXT;
-      else if (strcmp(v, "json") == 0)
-        o->format = FMT_JSON;
-      else if (strcmp(v, "sarif") == 0)
-        o->format = FMT_SARIF;
-      else if (strcmp(v, "html") == 0)
-        o->format = FMT_HTML;
-      else if (strcmp(v, "gitlab") == 0)
-        o->format = FMT_GITLAB;
-      else {
-        usage_error("unknown format '%s' (expected text, json, sarif, html or gitlab)", v);
-        return 2;
-      }
-      break;
-    case 'j': {
-      char *end = NULL;
-      errno = 0;
-      unsigned long n = strtoul(v, &end, 10);
-      if (!v[0] || *end || errno || v[0] == '-' || v[0] == '+' || n < 1 || n > 4096) {
-        usage_error("invalid number of jobs '%s' (expected 1 to 4096)", v);
-        return 2;
-      }
-      o->jobs = (unsigned)n;
-      break;
-    }
-    }
-  }
-  if (o->format == FMT_HTML && !o->list_checks && (!o->output || strcmp(o->output, "-") == 0)) {
-    usage_error("%s", "--format=html writes a directory: give it with -o <dir>");
-    return 2;
-  }
-  if (o->merge) {
-    const char *bad = o->build_dir ? "-p" : o->shard ? "--shard" : o->checks ? "--checks"
-                      : o->config ? "--config" : o->include.n ? "--include"
-                      : o->exclude.n ? "--exclude" : o->have_dashdash ? "--" : NULL;
-    if (bad) {
-      usage_error("'seqlint merge' takes no %s: the shards carry their database, checks "
-                  "and configuration",
-                  bad);
-      return 2;
-    }
-    if (!o->files.n) {
-      usage_error("%s", "'seqlint merge' needs the shard files (seqlint --shard=K/N -o FILE)");
-      return 2;
-    }
-    return 0;
-  }
-  if (o->shard) {
-    if (!o->output || strcmp(o->output, "-") == 0) {
-      usage_error("%s", "--shard needs -o FILE: the shard's state, for 'seqlint merge'");
-      return 2;
-    }
-    const char *bad = o->baseline ? "--baseline" : o->write_baseline ? "--write-baseline"
-                      : o->format != FMT_TEXT ? "--format" : NULL;
-    if (bad) {
-      usage_error("%s belongs to 'seqlint merge', which writes the report", bad);
-      return 2;
-    }
-  }
-  if (!o->build_dir && o->files.n == 0 && !o->list_checks) {
-    usage_error("%s", "no input files (give files, or -p <build dir>)");
-    return 2;
-  }
-  return 0;
-}
 
 static int is_readable_file(const char *path) {
   struct stat st;
@@ -406,177 +139,6 @@ static const char *plural(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
-/* Runs the join of the summaries the compile jobs wrote, if any: the
- * plugin on an empty file with -fplugin-arg-seqlint-join=<tmpdir>. Its
- * findings are those of writer/reader pairs in different files. Returns
- * what run_jobs() returns. */
-static int run_join(jobvec *jobs, const cmd_options *co, const char *tmpdir, job_t **out) {
-  size_t n = 0;
-  struct stat st;
-  for (size_t i = 0; i < jobs->n; i++) {
-    job_t *j = jobs->v[i];
-    if (j->state == JOB_OK && j->summary_path && stat(j->summary_path, &st) == 0)
-      n++;
-  }
-  if (n < 2) /* pairs across files need two files */
-    return 0;
-  jobvec one = {0};
-  job_t *j = job_new("(program-wide barrier pairing)", cwd_path());
-  j->want_summary = 0;
-  sv_push(&j->args, co->clang);
-  sv_push(&j->args, "-fsyntax-only");
-  sv_push(&j->args, "-fno-crash-diagnostics");
-#if SEQLINT_LLVM_MAJOR >= 22
-  sv_push(&j->args, "-Wuser-defined-warnings");
-#endif
-  sv_push_own(&j->args, xasprintf("-fplugin=%s", co->plugin));
-  sv_push(&j->args, "-fplugin-arg-seqlint-no-werror");
-  sv_push_own(&j->args, xasprintf("-fplugin-arg-seqlint-join=%s", tmpdir));
-  sv_push(&j->args, "-x");
-  sv_push(&j->args, "c");
-  sv_push(&j->args, "/dev/null");
-  jv_push(&one, j);
-  j->index = j->rank = jobs->n; /* its temporary files apart from the compile jobs' */
-  int sig = run_jobs(&one, 1, tmpdir);
-  free(one.v);
-  *out = j;
-  return sig;
-}
-
-/* The summaries are needed until the join has read them, the counters
- * files until the second round has run. */
-static void remove_summaries(jobvec *jobs) {
-  for (size_t i = 0; i < jobs->n; i++) {
-    job_t *j = jobs->v[i];
-    const char *files[] = {j->summary_path, j->counters_path, j->known_path};
-    for (size_t k = 0; k < sizeof files / sizeof *files; k++)
-      if (files[k] && unlink(files[k]) != 0 && errno != ENOENT)
-        err_msg("cannot remove '%s': %s", files[k], strerror(errno));
-  }
-}
-
-/* A counter of some translation unit, from its counters file. */
-typedef struct {
-  size_t owner; /* the job that has it, or SIZE_MAX for two or more */
-  char *line;   /* "counter\t<id>\t<parity>" */
-} counter_t;
-
-static void counter_free(void *p) {
-  counter_t *c = p;
-  free(c->line);
-  free(c);
-}
-
-/* Calls fn(job, kind, id, line) for each "<kind>\t<id>..." line of the
- * job's counters file (a missing file has none: the TU did not compile). */
-static void each_counter_line(job_t *j, void (*fn)(job_t *, const char *, char *, const char *,
-                                                   void *),
-                              void *arg) {
-  FILE *f = j->counters_path ? fopen(j->counters_path, "r") : NULL;
-  if (!f)
-    return;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  while ((len = getline(&line, &cap, f)) > 0) {
-    if (line[len - 1] == '\n')
-      line[--len] = '\0';
-    char *full = xstrdup(line);
-    char *tab = strchr(line, '\t');
-    if (tab) {
-      *tab = '\0';
-      char *id = tab + 1;
-      char *end = strchr(id, '\t');
-      if (end)
-        *end = '\0';
-      fn(j, line, id, full, arg);
-    }
-    free(full);
-  }
-  free(line);
-  fclose(f);
-}
-
-static void collect_counter(job_t *j, const char *kind, char *id, const char *line, void *arg) {
-  if (strcmp(kind, "counter") != 0)
-    return;
-  int created;
-  void **slot = sm_slot(arg, id, &created);
-  if (created) {
-    counter_t *c = xmalloc(sizeof *c);
-    c->owner = j->index;
-    c->line = xstrdup(line);
-    *slot = c;
-  } else if (((counter_t *)*slot)->owner != j->index) {
-    ((counter_t *)*slot)->owner = SIZE_MAX;
-  }
-}
-
-typedef struct {
-  strmap *counters;
-  FILE *out; /* the job's known-counters file, once one line is wanted */
-  int failed;
-} known_ctx;
-
-static void write_known(job_t *j, const char *kind, char *id, const char *line, void *arg) {
-  (void)line;
-  known_ctx *k = arg;
-  counter_t *c = strcmp(kind, "candidate") == 0 ? sm_get(k->counters, id) : NULL;
-  if (!c || c->owner == j->index || k->failed)
-    return;
-  if (!k->out) {
-    k->out = fopen(j->known_path, "w");
-    if (!k->out) {
-      err_msg("cannot create '%s': %s", j->known_path, strerror(errno));
-      k->failed = 1;
-      return;
-    }
-  }
-  fprintf(k->out, "%s\n", c->line);
-}
-
-/* Counters across translation units: a TU that uses a field like a counter
- * without the evidence (plain increments around plain stores, no barrier)
- * while another TU of the program uses the same field as one (its reader
- * tests the low bit and retries) is analysed again, told so. Only the TUs
- * with such a field run twice. Returns what run_jobs() returns. */
-static int run_counter_round(jobvec *jobs, unsigned njobs, const char *tmpdir) {
-  strmap counters = {0};
-  for (size_t i = 0; i < jobs->n; i++)
-    if (jobs->v[i]->state == JOB_OK)
-      each_counter_line(jobs->v[i], collect_counter, &counters);
-  size_t again = 0;
-  for (size_t i = 0; counters.n && i < jobs->n; i++) {
-    job_t *j = jobs->v[i];
-    if (j->state != JOB_OK || !j->counters_path)
-      continue;
-    free(j->known_path);
-    j->known_path = xasprintf("%s/%zu.known", tmpdir, j->rank);
-    known_ctx k = {&counters, NULL, 0};
-    each_counter_line(j, write_known, &k);
-    if (k.out && fclose(k.out) != 0) {
-      err_msg("cannot write '%s': %s", j->known_path, strerror(errno));
-      k.failed = 1;
-    }
-    if (!k.out || k.failed) {
-      free(j->known_path);
-      j->known_path = NULL;
-      continue;
-    }
-    /* Its findings are those of the second run. */
-    fv_free(&j->findings);
-    memset(&j->coverage, 0, sizeof j->coverage);
-    j->state = JOB_PENDING;
-    again++;
-  }
-  sm_free(&counters, counter_free);
-  if (!again)
-    return 0;
-  note_msg("analysing %zu %s again with the counters of other files", again,
-           plural(again, "file", "files"));
-  return run_jobs(jobs, njobs, tmpdir);
-}
-
 /* --include/--exclude: fnmatch() globs (no FNM_PATHNAME: '*' matches '/')
  * against the file as displayed and as an absolute path. A file left out is
  * not a job: not compiled, not counted, not "not analysed". */
@@ -624,6 +186,7 @@ typedef struct {
   const char *out_name, *html_dir;
   strmap baseline;
   jobvec jobs;
+  flag_filter flags; /* learnt in one round, applied in the next */
   job_t **by_index; /* the jobs in the order given, for the error lines */
   findvec all;
   strmap seen;
@@ -634,6 +197,8 @@ typedef struct {
   run_coverage cov;
   size_t analysed, failed;
   int failed_join;
+  size_t suppressed; /* by the baseline */
+  int write_failed;  /* a report or baseline file could not be written */
 } run_t;
 
 /* Resolves the plugin, configuration and baseline, opens the output. */
@@ -724,7 +289,7 @@ static int collect_jobs(run_t *r) {
 /* Compiles the pending jobs, then (not in a shard) the counters round and
  * the program-wide join. Returns 0, -1 to stop (exit_code set), or the
  * signal that interrupted the run. */
-static int analyse(run_t *r) {
+static int run_analysis(run_t *r) {
   options *o = &r->o;
   set_progress(o->quiet, o->progress_interval);
   canonical_order(&r->jobs);
@@ -732,7 +297,7 @@ static int analyse(run_t *r) {
     return -1;
   if (!r->tmpdir)
     r->tmpdir = r->jobs.n ? make_temp_dir() : NULL;
-  int sig = run_jobs(&r->jobs, o->jobs, r->tmpdir);
+  int sig = run_jobs(&r->jobs, o->jobs, r->tmpdir, &r->flags);
   if (o->shard && !sig) {
     /* The state of this part; the rest (counters round, join, report) is
      * the merge's. */
@@ -747,11 +312,11 @@ static int analyse(run_t *r) {
     return -1;
   }
   if (!sig)
-    sig = run_counter_round(&r->jobs, o->jobs, r->tmpdir);
+    sig = run_counter_round(&r->jobs, o->jobs, r->tmpdir, &r->flags);
   /* Program-wide pairing: the TUs' message-passing summaries (written when
    * barrier-unpaired or mp-missing-barrier is on) joined in one more run. */
   if (!sig)
-    sig = run_join(&r->jobs, &r->co, r->tmpdir, &r->join);
+    sig = run_join(&r->jobs, &r->co, r->tmpdir, &r->flags, &r->join);
   remove_summaries(&r->jobs);
   return sig;
 }
@@ -761,11 +326,7 @@ static void die_of(run_t *r, int sig) {
   if (r->out && r->out != stdout)
     ao_close(&r->ao, 0);
   r->out = NULL;
-  for (size_t i = 0; i < r->jobs.n; i++)
-    job_free(r->jobs.v[i]);
-  free(r->jobs.v);
-  r->jobs.v = NULL;
-  r->jobs.n = 0;
+  jv_free(&r->jobs);
   job_free(r->join);
   r->join = NULL;
   if (r->tmpdir && rmdir(r->tmpdir) != 0)
@@ -779,7 +340,7 @@ static void die_of(run_t *r, int sig) {
 /* The findings and coverage of every unit and of the join, merged in the
  * canonical order (not completion order, not the database's): the output
  * depends neither on -j nor on the order of the entries. */
-static void gather(run_t *r) {
+static void merge_results(run_t *r) {
   jobvec *jobs = &r->jobs;
   r->by_index = jobs->n ? xmalloc(jobs->n * sizeof *r->by_index) : NULL;
   if (jobs->n)
@@ -819,79 +380,100 @@ static void gather(run_t *r) {
   findings_finalize(&r->all);
 }
 
-/* The report in its format, the baseline, the errors and the summary line;
- * sets the exit code. */
-static void report(run_t *r) {
+/* --write-baseline records every finding; --baseline keeps the recorded
+ * ones out of `reported` (which borrows them from r->all). */
+static void apply_baseline(run_t *r, findvec *reported) {
   options *o = &r->o;
-  int write_failed = 0;
   if (o->write_baseline && baseline_write(o->write_baseline, &r->all) != 0)
-    write_failed = 1;
-
-  findvec reported = {0};
-  size_t suppressed = 0;
+    r->write_failed = 1;
   for (size_t i = 0; i < r->all.n; i++) {
     if (o->baseline && sm_get(&r->baseline, r->all.v[i]->fingerprint))
-      suppressed++;
+      r->suppressed++;
     else
-      fv_push(&reported, r->all.v[i]);
+      fv_push(reported, r->all.v[i]);
   }
+}
 
+/* The findings in the chosen format, to the output or the HTML directory. */
+static void write_report(run_t *r, const findvec *reported) {
+  options *o = &r->o;
   errno = 0;
   if (r->html_dir) {
-    if (write_html(r->html_dir, &reported, &r->jobs, &r->cov) != 0)
-      write_failed = 1;
+    if (write_html(r->html_dir, reported, &r->jobs, &r->cov) != 0)
+      r->write_failed = 1;
     else if (!o->quiet)
       note_msg("HTML report written to '%s%sindex.html'", r->html_dir,
                ends_with(r->html_dir, "/") ? "" : "/");
-  } else {
-    int wr;
-    switch (o->format) {
-    case FMT_JSON: wr = write_json(r->out, &reported, &r->cov); break;
-    case FMT_SARIF: wr = write_sarif(r->out, &reported, &r->jobs, &r->cov); break;
-    case FMT_GITLAB: wr = write_gitlab(r->out, &reported); break;
-    default: wr = write_text(r->out, &reported); break;
-    }
-    int saved = errno;
-    if (wr == 0 && fflush(r->out) != 0)
-      wr = -1, saved = errno;
-    if (wr == 0 && ferror(r->out))
-      wr = -1, saved = saved ? saved : EIO;
-    if (r->out != stdout) {
-      /* Renamed over the target only when everything was written. */
-      if (ao_close(&r->ao, wr == 0) != 0 && wr == 0)
-        wr = -1, saved = errno;
-      r->out = NULL;
-    }
-    if (wr != 0) {
-      const char *name = r->out_name;
-      err_msg("cannot write %s%s%s: %s", name ? "'" : "", name ? name : "standard output",
-              name ? "'" : "", strerror(saved ? saved : EIO));
-      write_failed = 1;
-    }
+    return;
   }
-  free(reported.v); /* borrowed from `all` */
+  int wr;
+  switch (o->format) {
+  case FMT_JSON: wr = write_json(r->out, reported, &r->cov); break;
+  case FMT_SARIF: wr = write_sarif(r->out, reported, &r->jobs, &r->cov); break;
+  case FMT_GITLAB: wr = write_gitlab(r->out, reported); break;
+  default: wr = write_text(r->out, reported); break;
+  }
+  int saved = errno;
+  if (wr == 0 && fflush(r->out) != 0)
+    wr = -1, saved = errno;
+  if (wr == 0 && ferror(r->out))
+    wr = -1, saved = saved ? saved : EIO;
+  if (r->out != stdout) {
+    /* Renamed over the target only when everything was written. */
+    if (ao_close(&r->ao, wr == 0) != 0 && wr == 0)
+      wr = -1, saved = errno;
+    r->out = NULL;
+  }
+  if (wr != 0) {
+    const char *name = r->out_name;
+    err_msg("cannot write %s%s%s: %s", name ? "'" : "", name ? name : "standard output",
+            name ? "'" : "", strerror(saved ? saved : EIO));
+    r->write_failed = 1;
+  }
+}
 
-  /* Errors in the order the files were given. */
+/* The errors, in the order the files were given, and the summary line;
+ * sets the exit code. */
+static void report(run_t *r) {
+  options *o = &r->o;
   for (size_t i = 0; i < r->jobs.n; i++)
     if (r->by_index[i]->state == JOB_FAILED)
       err_msg("%s not analysed: %s", r->by_index[i]->display, r->by_index[i]->error);
   if (r->failed_join)
     err_msg("program-wide pairing failed: %s", r->join->error);
 
-  size_t nrep = r->all.n - suppressed;
+  size_t nrep = r->all.n - r->suppressed;
   fprintf(stderr, "%zu %s in %zu %s (%zu %s not analysed", nrep,
           plural(nrep, "finding", "findings"), r->analysed,
           plural(r->analysed, "file", "files"), r->failed,
           plural(r->failed, "file", "files"));
   if (o->baseline)
-    fprintf(stderr, ", %zu %s suppressed by the baseline", suppressed,
-            plural(suppressed, "finding", "findings"));
+    fprintf(stderr, ", %zu %s suppressed by the baseline", r->suppressed,
+            plural(r->suppressed, "finding", "findings"));
   fputc(')', stderr);
   /* "; checked N TUs: ...": 0 findings over code with nothing recognised
    * must not read like a clean run. */
   coverage_print_summary(stderr, &r->cov);
 
-  r->exit_code = (r->failed || r->failed_join || write_failed) ? 2 : nrep ? 1 : 0;
+  r->exit_code = (r->failed || r->failed_join || r->write_failed) ? 2 : nrep ? 1 : 0;
+}
+
+/* collect -> run -> merge -> baseline -> report. A stage that fails has
+ * printed why and left exit_code at 2; an interruption ends the process. */
+static void run_stages(run_t *r) {
+  if (collect_jobs(r) != 0)
+    return;
+  int sig = run_analysis(r);
+  if (sig > 0)
+    die_of(r, sig);
+  if (sig != 0)
+    return;
+  merge_results(r);
+  findvec reported = {0};
+  apply_baseline(r, &reported);
+  write_report(r, &reported);
+  free(reported.v); /* borrowed from r->all */
+  report(r);
 }
 
 static void teardown(run_t *r) {
@@ -903,9 +485,8 @@ static void teardown(run_t *r) {
     free(r->tmpdir);
   }
   job_free(r->join);
-  for (size_t i = 0; i < r->jobs.n; i++)
-    job_free(r->jobs.v[i]);
-  free(r->jobs.v);
+  jv_free(&r->jobs);
+  flag_filter_free(&r->flags);
   free(r->by_index);
   fv_free(&r->all);
   sm_free(&r->seen, NULL);
@@ -919,10 +500,7 @@ static void teardown(run_t *r) {
   free(r->source_root);
   free(r->merge_checks);
   free(r->merge_config);
-  sv_free(&r->o.files);
-  sv_free(&r->o.extra);
-  sv_free(&r->o.include);
-  sv_free(&r->o.exclude);
+  options_free(&r->o);
 }
 
 int main(int argc, char **argv) {
@@ -951,17 +529,10 @@ int main(int argc, char **argv) {
 
   r.exit_code = 2;
   if (setup(&r) == 0) {
-    if (r.o.list_checks) {
+    if (r.o.list_checks)
       r.exit_code = list_checks(&r.co) == 0 ? 0 : 2;
-    } else if (collect_jobs(&r) == 0) {
-      int sig = analyse(&r);
-      if (sig > 0)
-        die_of(&r, sig);
-      if (sig == 0) {
-        gather(&r);
-        report(&r);
-      }
-    }
+    else
+      run_stages(&r);
   }
   teardown(&r);
   if (fflush(stdout) != 0 && r.exit_code != 2) {

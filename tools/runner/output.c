@@ -1,5 +1,7 @@
 /* seqlint runner: text (clang style), JSON and SARIF 2.1.0 output. */
-#include "runner.h"
+#include "output.h"
+
+#include "checks.h"
 
 #include <ctype.h>
 #include <jansson.h>

@@ -1,8 +1,10 @@
-/* seqlint runner: one trial load of the plugin before the run (runner.h,
+/* seqlint runner: one trial load of the plugin before the run (probe.h,
  * probe_plugin). Without it a typo in --checks, a broken .seqlint.yaml or a
  * plugin of another LLVM major fails every translation unit of the
  * database, one error line per file, after compiling nothing useful. */
-#include "runner.h"
+#include "probe.h"
+
+#include "pool.h"
 
 #include <errno.h>
 #include <stdlib.h>

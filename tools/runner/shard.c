@@ -9,7 +9,9 @@
  * the merging machine, the few units that another unit's counter concerns),
  * the program-wide join over every summary, then one report. Shards and the
  * merge run from the same checkout path (summaries name files absolutely). */
-#include "runner.h"
+#include "shard.h"
+
+#include "output.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /* seqlint runner: memory, strings, string vectors and maps, paths. */
-#include "runner.h"
+#include "util.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -342,3 +342,17 @@ int ao_close(atomic_out *ao, int commit) {
   errno = e;
   return rc;
 }
+
+char *make_temp_dir(void) {
+  const char *base = getenv("TMPDIR");
+  if (!base || !base[0])
+    base = "/tmp";
+  char *tmpl = xasprintf("%s/seqlint-XXXXXX", base);
+  if (!mkdtemp(tmpl)) {
+    err_msg("cannot create a temporary directory in '%s': %s", base, strerror(errno));
+    free(tmpl);
+    return NULL;
+  }
+  return tmpl;
+}
+
