@@ -196,6 +196,7 @@ json_t *coverage_json(const run_coverage *rc) {
     json_object_set_new(d, "not_analysed", jint(rc->db_not_analysed));
     json_object_set_new(d, "skipped_duplicates", jint(rc->db->duplicates));
     json_object_set_new(d, "skipped_not_c", jint(rc->db->not_c));
+    json_object_set_new(d, "skipped_other_configurations", jint(rc->db->other_configs));
     json_object_set_new(d, "not_selected", jint(rc->db->not_selected));
     json_object_set_new(o, "database", d);
   }
@@ -256,6 +257,11 @@ void coverage_print_summary(FILE *out, const run_coverage *rc) {
     if (d->duplicates)
       fprintf(out, ", %zu skipped as %s of an earlier entry (same directory, file and flags)",
               d->duplicates, pl(d->duplicates, "a duplicate", "duplicates"));
+    if (d->other_configs)
+      fprintf(out,
+              ", %zu skipped as %s (other flags) of a file analysed in one "
+              "(--all-configurations analyses each)",
+              d->other_configs, pl(d->other_configs, "another configuration", "other configurations"));
     if (d->not_c)
       fprintf(out, ", %zu skipped as not C (assembly)", d->not_c);
     if (d->not_selected)

@@ -34,6 +34,7 @@ typedef struct {
   size_t not_selected; /* files other than those named on the command line */
   size_t duplicates;   /* the same directory, file and analysis flags as an earlier entry */
   size_t not_c;        /* assembly sources */
+  size_t other_configs; /* another configuration (other flags) of a file analysed in one */
 } compdb_stats;
 
 /* The coverage of a whole run, for the summary line, JSON and SARIF. */

@@ -44,6 +44,7 @@ void finding_free(finding_t *f) {
   }
   free(f->fixits);
   free(f->fingerprint);
+  free(f->found_in);
   free(f);
 }
 
@@ -169,7 +170,14 @@ static char *dedupe_key(const finding_t *f) {
                    f->message);
 }
 
-void findings_merge(findvec *into, strmap *seen, findvec *from) {
+static void add_origin(finding_t *f, size_t origin) {
+  if (f->n_found_in && f->found_in[f->n_found_in - 1] == origin)
+    return; /* one job, the same finding twice (a header included twice) */
+  f->found_in = xrealloc(f->found_in, (f->n_found_in + 1) * sizeof *f->found_in);
+  f->found_in[f->n_found_in++] = origin;
+}
+
+void findings_merge(findvec *into, strmap *seen, findvec *from, size_t origin) {
   for (size_t i = 0; i < from->n; i++) {
     char *key = dedupe_key(from->v[i]);
     int created;
@@ -177,8 +185,10 @@ void findings_merge(findvec *into, strmap *seen, findvec *from) {
     free(key);
     if (created) {
       *slot = from->v[i];
+      add_origin(from->v[i], origin);
       fv_push(into, from->v[i]);
     } else {
+      add_origin(*slot, origin);
       finding_free(from->v[i]);
     }
   }

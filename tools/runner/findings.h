@@ -33,6 +33,8 @@ typedef struct {
   fixit_t *fixits;
   size_t n_fixits;
   char *fingerprint; /* set by findings_finalize() */
+  size_t *found_in;  /* the ranks of the jobs that reported it (findings_merge()) */
+  size_t n_found_in;
 } finding_t;
 
 typedef struct {
@@ -53,10 +55,11 @@ void source_cache_free(void);
 struct json_t;
 struct json_t *json_str(const char *s);
 
-/* Moves the findings of `from` into `into` unless an identical finding
- * (check, file, line, column, message) is already there; `seen` remembers
- * what `into` holds. `from` is left empty. */
-void findings_merge(findvec *into, strmap *seen, findvec *from);
+/* Moves the findings of `from` (reported by the job of rank `origin`) into
+ * `into` unless an identical finding (check, file, line, column, message)
+ * is already there, which then records `origin` too in its found_in;
+ * `seen` remembers what `into` holds. `from` is left empty. */
+void findings_merge(findvec *into, strmap *seen, findvec *from, size_t origin);
 /* Sorts (file, line, column, check, message) and computes fingerprints. */
 void findings_finalize(findvec *fv);
 

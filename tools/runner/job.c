@@ -38,13 +38,20 @@ job_t *job_new(const char *display, const char *directory) {
   return j;
 }
 
-static int cmp_canonical(const void *a, const void *b) {
-  const job_t *x = *(job_t *const *)a, *y = *(job_t *const *)b;
-  int c = strcmp(x->display, y->display);
+int job_cmp_command(const job_t *x, const job_t *y) {
+  int c = 0;
   for (size_t i = 0; !c && i < x->args.n && i < y->args.n; i++)
     c = strcmp(x->args.v[i], y->args.v[i]);
   if (!c && x->args.n != y->args.n)
     c = x->args.n < y->args.n ? -1 : 1;
+  return c ? c : strcmp(x->directory, y->directory);
+}
+
+static int cmp_canonical(const void *a, const void *b) {
+  const job_t *x = *(job_t *const *)a, *y = *(job_t *const *)b;
+  int c = strcmp(x->display, y->display);
+  if (!c)
+    c = job_cmp_command(x, y);
   if (!c) /* the same command twice: identical results either way */
     c = x->index < y->index ? -1 : x->index > y->index;
   return c;

@@ -49,6 +49,8 @@ void jv_free(jobvec *jv);
  * depend on the order of compile_commands.json (bear -- make -j writes it in
  * completion order) or on -j. */
 void canonical_order(jobvec *jv);
+/* Orders two jobs by their compile arguments, then their directory. */
+int job_cmp_command(const job_t *x, const job_t *y);
 /* Sorts jv by rank. */
 void sort_by_rank(jobvec *jv);
 void job_free(job_t *j);

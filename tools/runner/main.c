@@ -10,6 +10,7 @@
  * or a file that could not be analysed. See docs/integration.md. */
 #include "args.h"
 #include "compdb.h"
+#include "configs.h"
 #include "coverage.h"
 #include "exec.h"
 #include "findings.h"
@@ -274,6 +275,8 @@ static int collect_jobs(run_t *r) {
   if (o->build_dir) {
     if (compdb_jobs(o->build_dir, o->files.v, o->files.n, &r->co, &r->jobs, &r->db) != 0)
       return -1;
+    if (!o->all_configurations)
+      r->db.other_configs = configs_select(&r->jobs);
     r->cov.db = &r->db;
   } else {
     file_jobs(o->files.v, o->files.n, &r->co, &r->jobs);
@@ -351,7 +354,7 @@ static void merge_results(run_t *r) {
     job_t *j = jobs->v[i];
     if (j->state == JOB_OK) {
       sm_slot(&ok_files, j->display, NULL);
-      findings_merge(&r->all, &r->seen, &j->findings);
+      findings_merge(&r->all, &r->seen, &j->findings, j->rank);
       /* What the plugin recognised, summed over the translation units. */
       r->cov.tus++;
       if (!j->coverage.lines)
@@ -369,7 +372,7 @@ static void merge_results(run_t *r) {
   }
   if (r->join) {
     if (r->join->state == JOB_OK)
-      findings_merge(&r->all, &r->seen, &r->join->findings);
+      findings_merge(&r->all, &r->seen, &r->join->findings, r->join->rank);
     else
       r->failed_join = 1;
   }
@@ -377,6 +380,7 @@ static void merge_results(run_t *r) {
   r->failed = bad_files.n;
   sm_free(&ok_files, NULL);
   sm_free(&bad_files, NULL);
+  configs_note(&r->all, &r->jobs);
   findings_finalize(&r->all);
 }
 

@@ -49,6 +49,10 @@ static void usage(FILE *out) {
           "                           a hash of their path) and save their state in the\n"
           "                           -o file; 'seqlint merge' joins the N shards into\n"
           "                           one report, as one run would give\n"
+          "  --all-configurations     with -p, analyse every configuration of a file (its\n"
+          "                           entries with other flags: -D, -I, ...), not only the\n"
+          "                           first by its flags; a finding of some of them only\n"
+          "                           has a note naming the flags of those that have it\n"
           "  --include=<glob>         analyse only the files whose path matches <glob>\n"
           "                           ('*' matches '/' too; repeatable)\n"
           "  --exclude=<glob>         do not analyse the files whose path matches <glob>\n"
@@ -175,7 +179,8 @@ static int check_options(options *o) {
   if (o->merge) {
     const char *bad = o->build_dir ? "-p" : o->shard ? "--shard" : o->checks ? "--checks"
                       : o->config ? "--config" : o->include.n ? "--include"
-                      : o->exclude.n ? "--exclude" : o->have_dashdash ? "--" : NULL;
+                      : o->exclude.n ? "--exclude" : o->have_dashdash ? "--"
+                      : o->all_configurations ? "--all-configurations" : NULL;
     if (bad) {
       usage_error("'seqlint merge' takes no %s: the shards carry their database, checks "
                   "and configuration",
@@ -187,6 +192,11 @@ static int check_options(options *o) {
       return 2;
     }
     return 0;
+  }
+  if (o->all_configurations && !o->build_dir) {
+    usage_error("%s", "--all-configurations needs -p: the configurations of a file are the "
+                      "entries of compile_commands.json that compile it");
+    return 2;
   }
   if (o->shard) {
     if (!o->output || strcmp(o->output, "-") == 0) {
@@ -236,6 +246,10 @@ int parse_options(int argc, char **argv, options *o) {
     }
     if (strcmp(a, "--list-checks") == 0) {
       o->list_checks = 1;
+      continue;
+    }
+    if (strcmp(a, "--all-configurations") == 0) {
+      o->all_configurations = 1;
       continue;
     }
     if (a[0] != '-' || a[1] == '\0') {

@@ -23,6 +23,7 @@ typedef struct {
   unsigned jobs;
   int have_dashdash;
   int quiet, list_checks;
+  int all_configurations;   /* every configuration of a file, not only its first */
   int merge;                /* seqlint merge SHARD... */
   const char *shard;        /* --shard=K/N */
   unsigned shard_k, shard_n;

@@ -106,6 +106,7 @@ int shard_write(const char *path, const char *spec, const jobvec *jobs, const cm
     json_object_set_new(d, "not_selected", json_integer((json_int_t)db->not_selected));
     json_object_set_new(d, "duplicates", json_integer((json_int_t)db->duplicates));
     json_object_set_new(d, "not_c", json_integer((json_int_t)db->not_c));
+    json_object_set_new(d, "other_configurations", json_integer((json_int_t)db->other_configs));
     json_object_set_new(root, "database", d);
   }
   json_t *arr = json_array();
@@ -289,6 +290,7 @@ int shard_load(char **paths, size_t npaths, jobvec *jobs, cmd_options *co, compd
       db->not_selected = uint_of(d, "not_selected");
       db->duplicates = uint_of(d, "duplicates");
       db->not_c = uint_of(d, "not_c");
+      db->other_configs = uint_of(d, "other_configurations");
     }
     size_t i;
     json_t *u;
