@@ -100,21 +100,88 @@ install(FILES ${CMAKE_BINARY_DIR}/cmake/seqlint-config.cmake
   DESTINATION ${SEQLINT_INSTALL_CMAKEDIR} COMPONENT ${SEQLINT_COMPONENT})
 
 # --- Debian package (CPack DEB) -----------------------------------------------
-#   cmake --build build --target package    -> build/seqlint_<version>_<arch>.deb
-#   apt install ./build/seqlint_*.deb
+#   cmake --build build --target package
+#     -> build/seqlint-llvm<major>_<version>-<revision>_<arch>.deb
+#   apt install ./build/seqlint-llvm*.deb
 # Installed under /usr with the layout above (GNUInstallDirs of the configured
 # prefix: lib/seqlint/ for the default /usr/local, lib/<multiarch>/seqlint/
 # when configured with -DCMAKE_INSTALL_PREFIX=/usr).
-set(SEQLINT_PACKAGE_MAINTAINER "seqlint maintainers <seqlint@example.invalid>" CACHE STRING
-  "Maintainer field of the Debian package (set it when you publish the package)")
+#
+# One package per LLVM major (a plugin loads into one clang major only):
+# seqlint-llvm19, seqlint-llvm22. They are NOT co-installable: both install
+# /usr/bin/seqlint, /usr/bin/seqlint-cc, /usr/lib/seqlint/seqlint.so, the
+# runtime headers and the man page at the same paths (the paths the docs, the
+# runner's plugin lookup and find_package(seqlint) rely on). So each
+# Provides, Conflicts with and Replaces the virtual package `seqlint` (Debian
+# policy 7.6.2: a package may conflict with a virtual package it provides
+# itself), which also replaces the `seqlint` package of earlier versions.
+set(SEQLINT_DEB_MAINTAINER "seqlint project <seqlint@users.noreply.github.com>" CACHE STRING
+  "Maintainer field of the Debian package, \"Name <email>\"")
+if(NOT SEQLINT_DEB_MAINTAINER MATCHES "^[^<>]+ <[^<>@ ]+@[^<>@ ]+>$")
+  message(FATAL_ERROR "SEQLINT_DEB_MAINTAINER must read \"Name <user@host>\", "
+    "not \"${SEQLINT_DEB_MAINTAINER}\"")
+endif()
+set(SEQLINT_DEB_REVISION 1 CACHE STRING
+  "Debian revision of the package (the part after the '-' of its version)")
+if(NOT SEQLINT_DEB_REVISION MATCHES "^[0-9A-Za-z.+~]+$")
+  message(FATAL_ERROR "SEQLINT_DEB_REVISION must be a Debian revision (digits, letters, "
+    "'.', '+', '~'), not \"${SEQLINT_DEB_REVISION}\"")
+endif()
+set(SEQLINT_DEB_PACKAGE seqlint-llvm${SEQLINT_LLVM_MAJOR})
+# The runner's RUNPATH to the LLVM prefix (tools/runner) is for an LLVM whose
+# libclang is not on the default library path. Debian's libclang1-N puts it
+# there too (/usr/lib/<multiarch>/), and a RUNPATH into /usr/lib/llvm-N/lib
+# is what lintian rejects (custom-library-search-path): drop it from the
+# installed runner when the library it links resolves without it.
+if(TARGET seqlint-runner AND CMAKE_LIBRARY_ARCHITECTURE)
+  file(GLOB _seqlint_sys_libclang
+    "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/libclang-${SEQLINT_LLVM_MAJOR}.so.*")
+  if(_seqlint_sys_libclang)
+    set_target_properties(seqlint-runner PROPERTIES INSTALL_RPATH "")
+  endif()
+endif()
+# /usr/share/doc/<package>/: the machine-readable copyright file and the
+# Debian changelog (lintian: every package has both, the changelog
+# compressed). README, docs/ and examples/ stay in share/doc/seqlint/, the
+# same for both packages and for `cmake --install`.
+set(SEQLINT_DEB_DOCDIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/${SEQLINT_DEB_PACKAGE})
+string(TIMESTAMP SEQLINT_DEB_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC) # honours SOURCE_DATE_EPOCH
+set(SEQLINT_DEB_CHANGELOG_VERSION "${PROJECT_VERSION}-${SEQLINT_DEB_REVISION}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in
+  ${CMAKE_BINARY_DIR}/debian/changelog @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/copyright
+  ${CMAKE_BINARY_DIR}/debian/copyright COPYONLY)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/lintian-overrides.in
+  ${CMAKE_BINARY_DIR}/debian/lintian-overrides @ONLY)
+if(SEQLINT_GZIP)
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz
+    COMMAND ${SEQLINT_GZIP} -9 -n -c ${CMAKE_BINARY_DIR}/debian/changelog
+      > ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz
+    DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog
+    COMMENT "Compressing the Debian changelog")
+  add_custom_target(seqlint-deb-changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz)
+  install(FILES ${CMAKE_BINARY_DIR}/debian/changelog.Debian.gz
+    DESTINATION ${SEQLINT_DEB_DOCDIR} COMPONENT ${SEQLINT_COMPONENT})
+endif()
+install(FILES ${CMAKE_BINARY_DIR}/debian/copyright
+  DESTINATION ${SEQLINT_DEB_DOCDIR} COMPONENT ${SEQLINT_COMPONENT})
+install(FILES ${CMAKE_BINARY_DIR}/debian/lintian-overrides
+  DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides
+  RENAME ${SEQLINT_DEB_PACKAGE} COMPONENT ${SEQLINT_COMPONENT})
 set(CPACK_GENERATOR DEB)
-set(CPACK_PACKAGE_NAME seqlint)
+set(CPACK_PACKAGE_NAME ${SEQLINT_DEB_PACKAGE})
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "${SEQLINT_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_RELEASE ${SEQLINT_DEB_REVISION})
+set(CPACK_PACKAGE_CONTACT "${SEQLINT_DEB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${SEQLINT_DEB_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_PROVIDES seqlint)
+set(CPACK_DEBIAN_PACKAGE_CONFLICTS seqlint)
+set(CPACK_DEBIAN_PACKAGE_REPLACES seqlint)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
   "find seqcount and memory-barrier misuse in C at compile time")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
-seqlint is a clang plugin, a clang-tidy module and a codebase runner that
+# The extended description only: CPack puts the summary on the first line
+# (lintian: description-synopsis-is-duplicated).
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "seqlint is a clang plugin, a clang-tidy module and a codebase runner that
 report seqcount and barrier bugs: a writer without smp_wmb() after the odd
 increment, a reader that never retries, a write section left open on an
 error path, a barrier of the wrong kind. The runner analyses a compilation
@@ -125,7 +192,7 @@ This build is for clang ${SEQLINT_LLVM_MAJOR}: load the plugin into
 clang-${SEQLINT_LLVM_MAJOR} and the module into clang-tidy-${SEQLINT_LLVM_MAJOR}.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/seqlint/seqlint")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # seqlint_<version>_<arch>.deb
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)   # <package>_<version>-<revision>_<arch>.deb
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 # Dependencies. The shared libraries the runner links (libclang, jansson,

@@ -3,7 +3,8 @@
 # Only packages that are missing are installed; nothing else is downloaded.
 #   scripts/deps.sh            build + test dependencies (libjs-highlight.js: the
 #                              HTML report's syntax highlighting; chromium: the
-#                              headless browser test/tools/html-chromium.test)
+#                              headless browser test/tools/html-chromium*.test;
+#                              lintian: test/tools/deb-lintian.test)
 #   scripts/deps.sh --run      only what building and running seqlint needs
 #                              (the quick start): LLVM 19, jansson, CMake, Ninja
 #   scripts/deps.sh --bench    also the benchmark peers (Concurrency Kit, DPDK)
@@ -21,7 +22,7 @@ cmake ninja-build python3 gcc binutils pkg-config libjansson-dev dpkg-dev
 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-riscv64-cross libck-dev libdpdk-dev
 libc6-dev-ppc64el-cross libc6-dev-armhf-cross
-libjs-highlight.js chromium"
+libjs-highlight.js chromium lintian"
 if [ "${1:-}" = "--bench" ]; then
 	PKGS="$PKGS libck-dev libdpdk-dev"
 fi
