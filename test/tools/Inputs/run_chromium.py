@@ -29,6 +29,30 @@ def finding_page(report, where):
     sys.exit("run_chromium: no finding at %s in %s" % (where, report))
 
 
+def load(chromium, page, log, dump_dom=None, screenshot=None):
+    """Loads PAGE (a path, with an optional #fragment) in headless Chromium;
+    the browser's log goes to LOG, the DOM after the scripts ran to DUMP_DOM,
+    or a screenshot to SCREENSHOT. Returns the DOM (bytes) or None."""
+    url = "file://" + os.path.abspath(page)
+    with tempfile.TemporaryDirectory(prefix="seqlint-chromium-") as profile:
+        cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+               "--enable-logging=stderr", "--v=0", "--no-first-run",
+               "--user-data-dir=" + profile, "--hide-scrollbars", "--window-size=1200,900"]
+        if screenshot:
+            cmd.append("--screenshot=" + os.path.abspath(screenshot))
+        else:
+            cmd.append("--dump-dom")
+        cmd.append(url)
+        env = dict(os.environ, HOME=profile)
+        with open(log, "w") as f:
+            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=f, env=env,
+                                 timeout=120).stdout
+    if dump_dom:
+        with open(dump_dom, "wb") as f:
+            f.write(out)
+    return None if screenshot else out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("chromium")
@@ -39,23 +63,7 @@ def main():
     ap.add_argument("page", nargs="?")
     a = ap.parse_intermixed_args()
     page = finding_page(*a.finding) if a.finding else a.page
-    url = "file://" + os.path.abspath(page)
-    with tempfile.TemporaryDirectory(prefix="seqlint-chromium-") as profile:
-        cmd = [a.chromium, "--headless", "--no-sandbox", "--disable-gpu",
-               "--enable-logging=stderr", "--v=0", "--no-first-run",
-               "--user-data-dir=" + profile, "--hide-scrollbars", "--window-size=1200,900"]
-        if a.screenshot:
-            cmd.append("--screenshot=" + os.path.abspath(a.screenshot))
-        else:
-            cmd.append("--dump-dom")
-        cmd.append(url)
-        env = dict(os.environ, HOME=profile)
-        with open(a.log, "w") as log:
-            out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=log, env=env,
-                                 timeout=120).stdout
-    if a.dump_dom:
-        with open(a.dump_dom, "wb") as f:
-            f.write(out)
+    load(a.chromium, page, a.log, a.dump_dom, a.screenshot)
 
 
 if __name__ == "__main__":
