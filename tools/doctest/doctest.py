@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""doctest.py --plugin P --runner R [--tidy T] DOC...
+"""doctest.py --plugin P --runner R [--tidy T] [--prefix INSTALLED] --work DIR DOC...
 
 Runs the commands of the fenced blocks of DOC that a marker line right above
 them makes runnable, in a fresh sandbox (file.c, a C11 writer, and writer.c,
 the article's writer, both without the write barrier; include/, the kernel
-stubs; a Makefile;
+stubs; a Makefile and a CMakeLists.txt (mylib from file.c);
 build/compile_commands.json; examples/, a copy of the bundled examples with
 their databases), so that what the docs tell users to type keeps working.
 
@@ -12,6 +12,17 @@ their databases), so that what the docs tell users to type keeps working.
                                         over trailing backslashes) must exit
                                         with one of the listed statuses, and
                                         print no "error:" (errors-ok lifts it)
+    <!-- doctest: cmake-project status=0 expect=TEXT -->
+                                        a ```cmake block: appended to the
+                                        sandbox's CMakeLists.txt (mylib from
+                                        file.c), configured against the
+                                        seqlint installed in --prefix, built;
+                                        the output must contain TEXT
+    <!-- doctest-skip: why -->          a block that cannot run here (it
+                                        changes the system, needs the kernel
+                                        tree, is sample output...), with the
+                                        reason; a block with neither marker
+                                        is a failure
     <!-- doctest: console cwd=/home/me/proj -->
                                         a ```console block: each "$ cmd" runs
                                         and its output (stdout then stderr,
@@ -33,17 +44,27 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
 MARK = re.compile(r"^<!-- doctest:?(.*?)-->\s*$")
+SKIP = re.compile(r"^<!-- doctest-skip:(.*?)-->\s*$")
 
 
 def blocks(path):
+    """Every fenced block of PATH: (line of its first body line, kind, opts,
+    body). opts is the marker's options, {"skip": reason} for a skip
+    marker, or None for a block with no marker."""
     lines = open(path).read().splitlines()
     i = 0
     while i < len(lines):
-        m = MARK.match(lines[i])
-        if m and i + 1 < len(lines) and lines[i + 1].startswith("```"):
-            opts = dict(kv.split("=", 1) if "=" in kv else (kv, "1") for kv in m.group(1).split())
-            kind = lines[i + 1][3:].strip()
-            j = i + 2
+        if lines[i].startswith("```"):
+            opts = None
+            s = SKIP.match(lines[i - 1]) if i else None
+            m = MARK.match(lines[i - 1]) if i and not s else None
+            if m:
+                opts = dict(kv.split("=", 1) if "=" in kv else (kv, "1")
+                            for kv in m.group(1).split())
+            elif s:
+                opts = {"skip": s.group(1).strip()}
+            kind = lines[i][3:].strip()
+            j = i + 1
             body = []
             while j < len(lines) and not lines[j].startswith("```"):
                 body.append(lines[j])
@@ -123,6 +144,31 @@ def run(cmd, root, a):
     return r.returncode, r.stdout, ""
 
 
+def cmake_project(body, root, opts, a):
+    """Builds the sandbox's CMake project (CMakeLists.txt: mylib from file.c)
+    with the block appended, against the seqlint installed in --prefix, with
+    the compiler the block names in a CMAKE_C_COMPILER=... comment. Returns
+    None, or (what went wrong, the output)."""
+    if not a.prefix:
+        return ("needs --prefix, an installed seqlint for find_package()", "")
+    text = "\n".join(body)
+    m = re.search(r"CMAKE_C_COMPILER=(\S+)", text)
+    with open(os.path.join(root, "CMakeLists.txt"), "a") as f:
+        f.write(text + "\n")
+    out = ""
+    for cmd in (["cmake", "-S", ".", "-B", "cmake-build", "-DCMAKE_PREFIX_PATH=" + a.prefix]
+                + (["-DCMAKE_C_COMPILER=" + m.group(1)] if m else []),
+                ["cmake", "--build", "cmake-build"]):
+        status, o, _ = run(" ".join("'%s'" % c for c in cmd), root, a)
+        out += o
+        allowed = {int(s) for s in opts.get("status", "0").split(",")}
+        if status not in allowed:
+            return ("exited %d at `%s`" % (status, " ".join(cmd)), out)
+    if "expect" in opts and opts["expect"] not in out:
+        return ("built, but its output has no %r" % opts["expect"], out)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
@@ -131,19 +177,45 @@ def main():
     ap.add_argument("--llvm-bin", default="",
                     help="put first on PATH (the clang-tidy of the plugin's major; lit's PATH has it)")
     ap.add_argument("--work", required=True)
+    ap.add_argument("--prefix", help="an installed seqlint (cmake --install), for "
+                    "find_package(seqlint) in cmake-project blocks")
     ap.add_argument("docs", nargs="+")
     a = ap.parse_args()
     a.plugin, a.runner = os.path.abspath(a.plugin), os.path.abspath(a.runner)
+    if a.prefix:
+        a.prefix = os.path.abspath(a.prefix)
     if a.tidy:
         a.tidy = os.path.abspath(a.tidy)
-    failures = ran = 0
+    failures = ran = skipped = 0
     for doc in a.docs:
         for n, (line, kind, opts, body) in enumerate(blocks(doc)):
+            where = "%s:%d" % (os.path.relpath(doc, SRC), line)
+            # Every block runs or says why it cannot: a new block is never
+            # left out unseen.
+            if opts is None:
+                failures += 1
+                print("doctest: %s: a ```%s block that neither runs nor is skipped: mark it "
+                      "<!-- doctest: status=N --> (or console) or <!-- doctest-skip: why -->"
+                      % (where, kind))
+                continue
+            if "skip" in opts:
+                skipped += 1
+                if not opts["skip"]:
+                    failures += 1
+                    print("doctest: %s: <!-- doctest-skip: --> without a reason" % where)
+                continue
             root = os.path.realpath(os.path.join(a.work, "%s-%d" % (os.path.basename(doc), n)))
             os.makedirs(a.work, exist_ok=True)
             sandbox(root, a)
-            where = "%s:%d" % (os.path.relpath(doc, SRC), line)
-            if "console" in opts:
+            if "cmake-project" in opts:
+                ran += 1
+                problem = cmake_project(body, root, opts, a)
+                if problem:
+                    failures += 1
+                    print("doctest: %s: the CMake project %s" % (where, problem[0]))
+                    for l in problem[1].splitlines()[-20:]:
+                        print("    | " + l)
+            elif "console" in opts:
                 i = 0
                 while i < len(body):
                     if not body[i].startswith("$ "):
@@ -178,7 +250,8 @@ def main():
                               (where, cmd, status, ",".join(map(str, sorted(allowed)))))
                         for l in (out + err).splitlines()[:20]:
                             print("    | " + l)
-    print("doctest: %d commands, %d failed" % (ran, failures))
+    print("doctest: %d commands, %d failed; %d blocks skipped, each with its reason"
+          % (ran, failures, skipped))
     return 1 if failures or not ran else 0
 
 
