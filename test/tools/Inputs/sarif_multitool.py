@@ -49,7 +49,10 @@ def install(cache):
     if r.returncode != 0:
         out = r.stdout
         if any(k in out for k in ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ETIMEDOUT",
-                                  "ENETUNREACH", "network", "proxy")):
+                                  "ENETUNREACH", "network", "proxy",
+                                  # a TLS-intercepting network: no trusted registry
+                                  "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_GET_ISSUER_CERT",
+                                  "CERT_HAS_EXPIRED", "UNABLE_TO_VERIFY_LEAF_SIGNATURE")):
             skip("the npm registry cannot be reached:\n" + out.strip())
         print(out)
         sys.exit("sarif_multitool: npm install %s failed" % PACKAGE)
