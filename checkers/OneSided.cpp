@@ -1749,7 +1749,11 @@ struct Scan {
       if (SK->Text == LK->Text ||
           (osIdentity(*SK) && osIdentity(*SK) == osIdentity(*LK)))
         return; // its own word read back
-      if (!(marked(X) || sharedWord(X, *SK)))
+      // This side's word is published for another agent: a release, or a
+      // word of device or mapped memory. A WRITE_ONCE() alone is how the
+      // kernel marks data read locklessly (TCP's state under the socket
+      // lock), no sign of a side that sleeps.
+      if (!(releaseLike(X.Ord) || sharedWord(X, *SK)))
         continue; // private bookkeeping: look further back
       if (X.Ord == Order::SeqCst && L.Ord == Order::SeqCst)
         return; // C11: seq_cst store and load are ordered

@@ -80,12 +80,25 @@ int sq_more(struct sq *q)
 	return 1;
 }
 
-/* A queue in shared memory whose consumer sleeps on a futex. */
+/* A queue in shared memory whose consumer sleeps on a futex (volatile:
+ * the words another process writes). */
 struct shq {
-	unsigned int tail;
-	unsigned int sleeping;	/* set by the consumer before it sleeps */
+	volatile unsigned int tail;
+	volatile unsigned int sleeping;	/* set by the consumer before it sleeps */
 };
-extern long futex_wake(unsigned int *uaddr, int n);
+
+/* Plain data marked for lockless readers (WRITE_ONCE/READ_ONCE, as TCP's
+ * state under the socket lock) is no side that sleeps. */
+struct conn { unsigned int snd_nxt, window; };
+extern void conn_send(struct conn *c);
+
+void conn_update(struct conn *c, unsigned int w)
+{
+	WRITE_ONCE(c->window, w);
+	if (READ_ONCE(c->snd_nxt) > w)
+		conn_send(c);
+}
+extern long futex_wake(volatile unsigned int *uaddr, int n);
 
 void shq_push(struct shq *q, unsigned int t)
 {
