@@ -12,7 +12,6 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/Path.h"
 
 #include <deque>
 #include <functional>
@@ -407,29 +406,11 @@ struct Scan {
   /// memory came from: sets Cand's evidence.
   bool sharedByProvenance(const LocationKey &K, OsCandidate &Cand) const {
     const SharedMemory::Source *Src = Tu.shared(C).of(K);
-    std::string Uapi = Src ? std::string() : uapiRecord(K);
-    if (!Src && Uapi.empty())
+    if (!Src)
       return false;
     Cand.SelfEvident = true;
-    Cand.Why = Src ? SharedMemory::describe(*Src) : Uapi;
+    Cand.Why = SharedMemory::describe(*Src);
     return true;
-  }
-  /// A field of a record declared in a uapi header (a path with a `uapi`
-  /// directory in the kernel tree, /usr/include/linux/ in user space): the
-  /// layout of memory the kernel shares with user space or a device
-  /// (io_uring's rings, AF_XDP descriptors, virtio rings). Evidence only
-  /// where a ring's shape already asks for it: `struct ethhdr` is uapi too.
-  std::string uapiRecord(const LocationKey &K) const {
-    const RecordDecl *RD = osOuterRecord(K.Field);
-    if (!RD)
-      return "";
-    const SourceManager &SM = Ctx.getSourceManager();
-    StringRef File = SM.getFilename(SM.getExpansionLoc(RD->getLocation()));
-    if (!File.contains("/uapi/") && !File.starts_with("/usr/include/linux/"))
-      return "";
-    return "a field of '" + RD->getNameAsString() + "', declared in the uapi header '" +
-           llvm::sys::path::filename(File).str() +
-           "': memory the kernel shares with user space or a device";
   }
 
   /// refersTo(), seeing an inlined helper's parameter as the argument.
@@ -1635,16 +1616,24 @@ struct Scan {
     Out.push_back(std::move(Cand));
   }
 
-  /// Is the word E accesses seen by another agent by its own type or its
-  /// memory: device-endian or volatile (the field, or what a pointer
-  /// parameter points to: `__le32 *db`), or memory another agent maps?
+  /// Is the word E accesses seen by another agent by its memory or its own
+  /// type: memory another agent maps or a device reads (provenance), a
+  /// volatile word, or a device-endian word reached through a pointer to
+  /// it (`*q->shadow_db`, `__le32 *`). A device-endian field of a record is
+  /// not enough: packet headers, on-disk superblocks and socket state are
+  /// such records.
   bool sharedWord(const Event &E, const LocationKey &K) const {
-    if (deviceField(K) || Tu.shared(C).of(K))
+    if (Tu.shared(C).of(K) || (K.Field && K.Field->getType().isVolatileQualified()))
       return true;
     const auto *X = dyn_cast_or_null<Expr>(E.node());
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
       X = BO->getLHS();
-    return X && osDeviceTyped(X->getType());
+    if (!X)
+      return false;
+    if (X->getType().isVolatileQualified())
+      return true;
+    const auto *U = dyn_cast<UnaryOperator>(X->IgnoreParenImpCasts());
+    return U && U->getOpcode() == UO_Deref && osDeviceTyped(U->getType());
   }
   /// Does E's value decide a branch (an if, loop or ?: condition, directly
   /// or through a local), rather than being a count or an answer returned?
@@ -1686,6 +1675,8 @@ struct Scan {
             objectVars(D, Out, Depth + 8);
       return;
     }
+    if (isa<CallExpr>(S))
+      return; // a call's result is another object
     for (const Stmt *C : S->children())
       objectVars(C, Out, Depth + 1);
   }
