@@ -221,7 +221,7 @@ public:
       F.Notes.push_back({Cand.Data.Loc, "the store to '" + Cand.DataName + "' is here"});
       viaNote(F, Cand.Data);
     }
-    F.Notes.push_back({Cand.Index.Loc, Load + " is here"});
+    F.Notes.push_back({Cand.Index.Loc, "the load of '" + Cand.IdName + "' is here"});
     viaNote(F, Cand.Index);
     F.Notes.push_back({Cand.Kick.Loc, "the other side is woken here when the loaded value "
                                       "says so"});

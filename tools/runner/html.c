@@ -284,6 +284,7 @@ static const struct {
     {"is validated here", SIDE_READER}, {"a writer interfered", SIDE_READER},
     {"is tested here", SIDE_READER}, {"reads a slot", SIDE_READER},
     {"loads the wait queue", SIDE_READER},
+    {"is woken here", SIDE_WRITER},
     /* Neither side: a helper, an entry point, a lock, a condition, a
      * pairing comment, an access of either kind. */
     {"inside '", SIDE_NONE},         {"runs as", SIDE_NONE},
