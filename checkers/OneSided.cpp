@@ -623,16 +623,20 @@ struct Scan {
     if (E.Use == ValueUse::Compared || E.Use == ValueUse::Condition ||
         E.Use == ValueUse::Returned)
       return true;
-    if (Conds.Nodes.count(E.S))
+    return testedBy(Conds, E, E.S);
+  }
+  /// Is E's value (Node, the local it is assigned to, or a local computed
+  /// from that one) among the tests B found? One step on: `flags =
+  /// READ_ONCE(d->flags); used = flags & F_USED; return used == wrap`.
+  bool testedBy(const BranchTests &B, const Event &E, const Stmt *Node) const {
+    if (B.Nodes.count(Node))
       return true;
     if (E.Use != ValueUse::Assigned || !E.Var)
       return false;
-    if (Conds.Vars.count(E.Var))
+    if (B.Vars.count(E.Var))
       return true;
-    // One step on: `flags = READ_ONCE(d->flags); used = flags & F_USED;
-    // return used == wrap`.
     for (const auto &[V, Defs] : Locals.Defs)
-      if (Conds.Vars.count(V))
+      if (B.Vars.count(V))
         for (const Expr *D : Defs)
           if (refersTo(D, E.Var))
             return true;
@@ -1622,12 +1626,18 @@ struct Scan {
   /// it (`*q->shadow_db`, `__le32 *`). A device-endian field of a record is
   /// not enough: packet headers, on-disk superblocks and socket state are
   /// such records.
+  /// The expression of the word E accesses: the node, or what an
+  /// assignment stores to.
+  static const Expr *accessedExpr(const Event &E) {
+    const auto *X = dyn_cast_or_null<Expr>(E.node());
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
+      return BO->getLHS();
+    return X;
+  }
   bool sharedWord(const Event &E, const LocationKey &K) const {
     if (Tu.shared(C).of(K) || (K.Field && K.Field->getType().isVolatileQualified()))
       return true;
-    const auto *X = dyn_cast_or_null<Expr>(E.node());
-    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
-      X = BO->getLHS();
+    const Expr *X = accessedExpr(E);
     if (!X)
       return false;
     if (X->getType().isVolatileQualified())
@@ -1637,20 +1647,7 @@ struct Scan {
   }
   /// Does E's value decide a branch (an if, loop or ?: condition, directly
   /// or through a local), rather than being a count or an answer returned?
-  bool decides(const Event &E) const {
-    if (Decisions.Nodes.count(E.node()))
-      return true;
-    if (E.Use != ValueUse::Assigned || !E.Var)
-      return false;
-    if (Decisions.Vars.count(E.Var))
-      return true;
-    for (const auto &[V, Defs] : Locals.Defs)
-      if (Decisions.Vars.count(V))
-        for (const Expr *D : Defs)
-          if (refersTo(D, E.Var))
-            return true;
-    return false;
-  }
+  bool decides(const Event &E) const { return testedBy(Decisions, E, E.node()); }
   /// The objects an access expression goes through, in the caller's
   /// terms: pointer and record variables, an inlined helper's parameter
   /// seen as the call's argument, a local pointer as what it was set to
@@ -1773,9 +1770,7 @@ struct Scan {
       auto DeviceWord = [&](const Event &E, const LocationKey &K) {
         if (deviceField(K))
           return true;
-        const auto *W = dyn_cast_or_null<Expr>(E.node());
-        if (const auto *BO = dyn_cast_or_null<BinaryOperator>(W))
-          W = BO->getLHS();
+        const Expr *W = accessedExpr(E);
         return W && osDeviceTyped(W->getType()) && !W->getType().isVolatileQualified();
       };
       Cand.Dma = DeviceWord(X, *SK) || DeviceWord(L, *LK);
