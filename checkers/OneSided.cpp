@@ -254,6 +254,16 @@ struct Scan {
   bool deviceField(const LocationKey &K) const {
     return typedDeviceField(K) || (K.Field && Tu.shared(C).deviceRecordField(K.Field));
   }
+  /// A volatile integer field in a record with no device-endian field: a
+  /// word shared with another agent, not a descriptor's.
+  bool volatileWord(const LocationKey &K) const {
+    const auto *F = dyn_cast_or_null<FieldDecl>(K.Field);
+    if (!F || !F->getType().isVolatileQualified() || !F->getType()->isIntegerType())
+      return false;
+    return llvm::none_of(F->getParent()->fields(), [](const FieldDecl *G) {
+      return !G->getType().isVolatileQualified() && osDeviceTyped(G->getType());
+    });
+  }
   /// The variable an inlined helper's pointer parameter stands for (`d` in
   /// `cmpl_gen(d)`), else V itself.
   const VarDecl *resolveBase(const VarDecl *V) const {
@@ -569,6 +579,13 @@ struct Scan {
   /// The value a store writes, in the helper that holds it if seen through.
   static const Expr *valueOf(const Event &E) {
     const Stmt *S = E.node();
+    // A store API that is a function (`atomic_set(&r->head, v)`,
+    // `pg_atomic_write_u64(&mq->bytes_written, v)`): its value argument.
+    // (Not a device write: `writel(v, addr)` has its value first.)
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(S);
+        CE && E.Api && !E.Api->Mmio && E.Kind == EventKind::Store && CE->getNumArgs() >= 2 &&
+        !isa<AtomicExpr>(CE->getArg(1)->IgnoreParenImpCasts()))
+      return CE->getArg(1);
     // A compare-and-swap stores its desired value, not the expected one.
     for (unsigned Depth = 0; S && Depth < 4; ++Depth) {
       if (const auto *AE = dyn_cast<AtomicExpr>(S)) {
@@ -657,6 +674,12 @@ struct Scan {
     const auto *X = dyn_cast_or_null<Expr>(E.node());
     if (const auto *BO = dyn_cast_or_null<BinaryOperator>(X))
       return BO->getLHS()->getType().isVolatileQualified();
+    // An accessor declared on volatile memory (PostgreSQL's
+    // `pg_atomic_write_u64(volatile pg_atomic_uint64 *ptr, uint64 val)`).
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(X); CE && E.Api)
+      if (const FunctionDecl *F = CE->getDirectCallee(); F && F->getNumParams() > 0)
+        if (const auto *PT = F->getParamDecl(0)->getType()->getAs<PointerType>())
+          return PT->getPointeeType().isVolatileQualified();
     return false;
   }
   static bool c11Atomic(const Event &E) {
@@ -760,13 +783,28 @@ struct Scan {
     if (LoadsKey)
       return true;
     const FunctionTrace &IT = traceOf(IndexEv);
-    // One step through the locals' definitions (idx = w & mask).
-    SmallVector<const VarDecl *, 8> Direct(Vars.begin(), Vars.end());
-    for (const VarDecl *V : Direct) {
-      auto It = Locals.Defs.find(V);
-      if (It != Locals.Defs.end())
-        for (const Expr *D : It->second)
-          collect(D, IK->Field, Vars, LoadsKey, 0);
+    // A few steps through the locals' definitions (idx = w & mask; offset =
+    // wb % size with wb = read(&mq->bytes_written) + pending).
+    SmallVector<const VarDecl *, 8> Frontier(Vars.begin(), Vars.end());
+    for (unsigned Step = 0; Step < 3 && !Frontier.empty() && !LoadsKey; ++Step) {
+      SmallVector<const VarDecl *, 8> Next;
+      for (const VarDecl *V : Frontier) {
+        auto It = Locals.Defs.find(V);
+        if (It == Locals.Defs.end())
+          continue;
+        for (const Expr *D : It->second) {
+          DenseSet<const VarDecl *> Found;
+          collect(D, IK->Field, Found, LoadsKey, 0);
+          // A value read from a slot (`id = desc[last].id`) is data that
+          // names another array's element: what addressed that slot is
+          // not followed further (one step, as always, is).
+          bool Data = hasSubscript(D, 0);
+          for (const VarDecl *W : Found)
+            if (Vars.insert(W).second && !Data)
+              Next.push_back(W);
+        }
+      }
+      Frontier = std::move(Next);
     }
     if (LoadsKey)
       return true;
@@ -953,6 +991,16 @@ struct Scan {
       if (const auto *ME = dyn_cast<MemberExpr>(U->getSubExpr()->IgnoreParenCasts()))
         if (U->getType()->isIntegerType())
           Fields.insert(ME->getMemberDecl());
+    // A position kept in a wrapper type and read by an accessor that takes
+    // its address (`pg_atomic_read_u64(&mq->bytes_written)`, `atomic_read(
+    // &r->head)`): the integer the call returns is that member's value.
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE->getType()->isIntegerType())
+      for (const Expr *A : CE->arguments())
+        if (const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenCasts());
+            U && U->getOpcode() == UO_AddrOf)
+          if (const auto *ME = dyn_cast<MemberExpr>(U->getSubExpr()->IgnoreParenCasts());
+              ME && ME->getType()->isRecordType())
+            Fields.insert(ME->getMemberDecl());
     for (const Stmt *C : S->children())
       names(C, Vars, Fields, Depth + 1);
   }
@@ -977,6 +1025,15 @@ struct Scan {
     }
     if (PK->Field && Fields.count(PK->Field))
       return true;
+    // The word inside a wrapper read back by its accessor: `w->v = x` with
+    // x = `word_get(&q->wpos) + n` stores `q->wpos.v`.
+    if (const auto *PF = dyn_cast_or_null<FieldDecl>(PK->Field))
+      for (const ValueDecl *F : Fields)
+        if (const auto *RT = F->getType()->getAs<RecordType>();
+            RT && RT->getDecl() == PF->getParent() &&
+            (StringRef(PK->Text).contains(("->" + F->getName() + ".").str()) ||
+             StringRef(PK->Text).contains(("." + F->getName() + ".").str())))
+          return true;
     const ValueDecl *Id = osIdentity(*PK);
     const FunctionTrace &PT = traceOf(P);
     for (const VarDecl *V : Vars)
@@ -1031,8 +1088,11 @@ struct Scan {
     // A ring index moves on from its own value (`p + 1` with p loaded from
     // it, `r->tail++`, `+= n`): a value computed from elsewhere (a
     // sequence stored as a hint) is no ring index.
-    bool IndexLike =
-        !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) && !deviceField(*PK);
+    // (A volatile word of its own, not a descriptor's field, can be an
+    // index: `typedef struct { volatile u64 v; } word;` kept in shared
+    // memory.)
+    bool IndexLike = !Doorbell && !PointerValue && integerTarget(P) && !slot(*PK) &&
+                     (!deviceField(*PK) || volatileWord(*PK));
     bool Index = IndexLike && stepsItself(P, Value);
     bool Header = false; // the slots are a flexible array beside the index
     if (Value && isZeroValue(Value, Ctx))
@@ -1134,7 +1194,7 @@ struct Scan {
         // ... of this file's own structure: the kernel's list_head and
         // hlist_node serve locked and RCU lists alike.
         const SourceManager &SM = Ctx.getSourceManager();
-        const ValueDecl *F = Array ? Array : PK->Field;
+        const ValueDecl *F = Array ? Array : PK ? PK->Field : nullptr;
         if (!F || !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
           return;
         Cand.LocklessReaders = true;
