@@ -21,7 +21,10 @@ public:
     checkRawBegins(T);
     for (const auto &[Key, Vars] : T.OpenReaders) {
       // A generation number is compared, never odd: nothing to wait for.
-      if (T.OddCheckedKeys.count(Key) || Cl.isGenerationCounter(T.key(Key)))
+      // Nor is a CPU-local count odd for its reader, which runs between
+      // the writer's sections (perf's self-monitoring page).
+      if (T.OddCheckedKeys.count(Key) || Cl.isGenerationCounter(T.key(Key)) ||
+          Cl.isCompilerOrderedCounter(T.key(Key)))
         continue;
       const Event *Begin = nullptr, *Recheck = nullptr;
       bool Checked = false;

@@ -57,6 +57,10 @@ struct FunctionTrace {
   /// call it one (increments that bracket stores, or a load compared with
   /// an earlier one), for corroboration by other translation units.
   llvm::DenseSet<int> CounterCandidates;
+  /// Counters whose writer brackets its section with compiler barriers
+  /// only (`++pg->lock; barrier(); ... barrier(); ++pg->lock;`): the
+  /// readers run on the writer's CPU, and barrier() is the ordering meant.
+  llvm::DenseSet<int> CompilerOrderedCounters;
   /// Variables tested for a value of their own protocol (`if (!seq)`,
   /// `seq == INVALID`): Hyper-V's TSC page marks an update with 0, not odd.
   llvm::DenseSet<const clang::VarDecl *> ValueTestedVars;
@@ -189,6 +193,10 @@ public:
   /// writers bump it once per update (Concurrency Kit's hash sets): it is
   /// never "odd inside a section".
   bool isGenerationCounter(const LocationKey &K) const;
+  /// A counter some writer of the TU orders with compiler barriers only
+  /// (FunctionTrace::CompilerOrderedCounters): its readers run on the
+  /// writer's CPU, where barrier() orders and an odd count is never seen.
+  bool isCompilerOrderedCounter(const LocationKey &K) const;
   /// T has a location that the TU knows as a counter and T does not treat
   /// as one: classifying it again may recognize more.
   bool mayRecognizeMore(const FunctionTrace &T) const;
@@ -223,6 +231,7 @@ private:
   llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
   llvm::DenseSet<const clang::ValueDecl *> ParityCounters;
   llvm::DenseSet<const clang::ValueDecl *> BumpedCounters;
+  llvm::DenseSet<const clang::ValueDecl *> CompilerOrdered;
   llvm::DenseSet<const clang::ValueDecl *> CandidateCounters;
   clang::ASTContext &Ctx;
   const MacroIndex &Index;

@@ -54,6 +54,13 @@ void Classifier::noteCounters(const FunctionTrace &T) {
     if (const ValueDecl *D = counterIdentity(T.key(K)))
       ParityCounters.insert(D);
   };
+  // A count bracketed by compiler barriers is odd in between (its readers
+  // run on the writer's CPU).
+  for (int K : T.CompilerOrderedCounters) {
+    Note(K);
+    if (const ValueDecl *D = counterIdentity(T.key(K)))
+      CompilerOrdered.insert(D);
+  }
   // An increment that a write barrier (or its own release) orders after
   // the stores before it closes a section: the count is odd in between.
   // The barrier may sit in an earlier block (a macro's do-while).
@@ -100,6 +107,11 @@ void Classifier::noteCounters(const FunctionTrace &T) {
 bool Classifier::isGenerationCounter(const LocationKey &K) const {
   const ValueDecl *D = counterIdentity(K);
   return D && BumpedCounters.count(D) && !ParityCounters.count(D);
+}
+
+bool Classifier::isCompilerOrderedCounter(const LocationKey &K) const {
+  const ValueDecl *D = counterIdentity(K);
+  return D && CompilerOrdered.count(D);
 }
 
 bool Classifier::isKnownCounter(const LocationKey &K) const {

@@ -155,6 +155,7 @@ private:
   /// Fenced: a write barrier runs between the two increments.
   bool bracketsStores(int Key, bool *Fenced = nullptr) const;
   bool opensWithRelease(int Key) const;
+  bool compilerBracketed(int Key) const;
   bool parityFix(const Event &Ev);
   WriteEvidence writeEvidence() const;
   bool isOpenWriter(int Key, const WriteEvidence &W);

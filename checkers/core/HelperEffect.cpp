@@ -202,7 +202,9 @@ bool EffectBuilder::judge(const Event &E, Verdict &V) {
       SideEffects = true;
     break;
   case EventKind::Barrier:
-    V.Relevant = E.Bits != 0;
+    // A compiler barrier counts too: a CPU-local count's writer brackets
+    // its section with barrier(), and a helper may hold it.
+    V.Relevant = E.Bits != 0 || E.Api;
     break;
   case EventKind::WriteBegin:
   case EventKind::WriteEnd:

@@ -66,6 +66,12 @@ bool FunctionClassifier::isOpenWriter(int Key, const WriteEvidence &W) {
   bool Brackets = bracketsStores(Key, &Fenced);
   bool Protocol = (W.Marked.count(Key) || OddTested || Fenced) && W.AnyWriteOrdering &&
                   Brackets && !opensWithRelease(Key);
+  // A count whose readers run on the writer's CPU (perf's self-monitoring
+  // page: `++pg->lock; barrier(); ... barrier(); ++pg->lock;`): a compiler
+  // barrier right after the opening increment and right before the closing
+  // one is the protocol itself; a statistic has no reason for either.
+  bool CompilerBracket = Brackets && compilerBracketed(Key) && !opensWithRelease(Key);
+  Protocol |= CompilerBracket;
   // A location another function of the TU uses as a counter needs only
   // the bracketing: this writer may be the one that forgot its barrier.
   bool Known = C.isKnownCounter(T.Keys[Key]) && bracketsStores(Key);
@@ -76,7 +82,32 @@ bool FunctionClassifier::isOpenWriter(int Key, const WriteEvidence &W) {
   }
   // Evidence it is a seqcount and not a statistic: barriers or marked
   // accesses, or the writer asserting the count is even again.
-  return W.AnyBarrier || W.Marked.count(Key) || OddTested || Known;
+  if (CompilerBracket && !W.AnyWriteOrdering)
+    T.CompilerOrderedCounters.insert(Key);
+  return W.AnyBarrier || W.Marked.count(Key) || OddTested || Known || CompilerBracket;
+}
+
+/// The first increment of Key (in reverse post-order) is directly followed
+/// by a barrier, and the last directly preceded by one: a compiler barrier
+/// counts.
+bool FunctionClassifier::compilerBracketed(int Key) const {
+  std::vector<const Event *> Seq;
+  for (const CFGBlock *B : Rpo)
+    for (const Event &Ev : T.Blocks[B->getBlockID()].Events)
+      if (Ev.Kind != EventKind::LocalDef && Ev.Kind != EventKind::LocalUpdate)
+        Seq.push_back(&Ev);
+  auto Inc = [&](const Event *E) {
+    return (E->Kind == EventKind::Store || E->Kind == EventKind::RMW) && E->Increment &&
+           E->Key == Key;
+  };
+  auto First = llvm::find_if(Seq, Inc);
+  auto Last = llvm::find_if(llvm::reverse(Seq), Inc);
+  if (First == Seq.end() || Last == Seq.rend() || *First == *Last)
+    return false;
+  auto After = std::next(First);
+  auto Before = std::next(Last);
+  return After != Seq.end() && (*After)->Kind == EventKind::Barrier && !(*After)->Counter &&
+         Before != Seq.rend() && (*Before)->Kind == EventKind::Barrier && !(*Before)->Counter;
 }
 
 /// Key's increments become open-coded CounterInc events, and Key a counter.

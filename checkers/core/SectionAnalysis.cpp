@@ -475,8 +475,13 @@ private:
       }
       break;
     case EventKind::Barrier:
-      for (CounterState &C : S.C) {
-        if (E.Bits & OrdSS) {
+      for (unsigned I = 0; I != S.C.size(); ++I) {
+        CounterState &C = S.C[I];
+        // barrier() is the ordering a CPU-local count's writer means.
+        bool Compiler = !E.Bits && !E.Counter &&
+                        (T.CompilerOrderedCounters.count(Counters[I]) ||
+                         Cl.isCompilerOrderedCounter(T.key(Counters[I])));
+        if ((E.Bits & OrdSS) || (Compiler && C.W == Tri::Open)) {
           C.WNeedBarrier = false;
           C.WUnordered = false;
           C.WStore = nullptr;
@@ -484,7 +489,7 @@ private:
         } else if (E.Bits && C.W == Tri::Open && (C.WNeedBarrier || C.WUnordered)) {
           C.WBad = &E; // smp_rmb() or an acquire fence in a write section
         }
-        if (E.Bits & OrdLL) {
+        if ((E.Bits & OrdLL) || (Compiler && C.R == Tri::Open)) {
           C.RNeedBarrier = false;
           C.RUnordered = false;
           C.RLoad = nullptr;
