@@ -481,6 +481,17 @@ struct Scan {
     }
     return Out;
   }
+  /// The locals S names outside the arguments of the calls in it.
+  static void varsOutsideCalls(const Stmt *S, DenseSet<const VarDecl *> &Out,
+                               unsigned Depth) {
+    if (!S || Depth > 32 || isa<CallExpr>(S))
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Out.insert(V);
+    for (const Stmt *C : S->children())
+      varsOutsideCalls(C, Out, Depth + 1);
+  }
   static bool hasSubscript(const Stmt *S, unsigned Depth) {
     if (!S || Depth > 32)
       return false;
@@ -799,8 +810,13 @@ struct Scan {
           // names another array's element: what addressed that slot is
           // not followed further (one step, as always, is).
           bool Data = hasSubscript(D, 0);
+          // Nor is what a function returns for a local (`slotno =
+          // lru_read_page(ctl, curpage)`: a buffer slot for a page number)
+          // a position computed from it.
+          DenseSet<const VarDecl *> Direct;
+          varsOutsideCalls(D, Direct, 0);
           for (const VarDecl *W : Found)
-            if (Vars.insert(W).second && !Data)
+            if (Vars.insert(W).second && !Data && Direct.count(W))
               Next.push_back(W);
         }
       }
@@ -1043,6 +1059,32 @@ struct Scan {
           return true;
       }
     return false;
+  }
+
+  /// Does an event before Seq[J] load the location of Like?
+  bool loadedBefore(const LocationKey &Like, size_t J) const {
+    const ValueDecl *Id = osIdentity(Like);
+    for (size_t K = 0; K < J; ++K)
+      if (Seq[K]->Kind == EventKind::Load || Seq[K]->Kind == EventKind::RMW)
+        if (const LocationKey *KK = keyOf(*Seq[K]);
+            KK && osIdentity(*KK) == Id && wrapperOwner(*KK) == wrapperOwner(Like))
+          return true;
+    return false;
+  }
+  /// For the word of a one-field wrapper (`me->link.v`), the member that
+  /// holds the wrapper (`link`): the wrapper's field alone names every
+  /// word of that type.
+  static StringRef wrapperOwner(const LocationKey &K) {
+    const auto *F = dyn_cast_or_null<FieldDecl>(K.Field);
+    if (!F || std::distance(F->getParent()->field_begin(), F->getParent()->field_end()) != 1)
+      return "";
+    StringRef T(K.Text);
+    std::string Tail = ("." + F->getName()).str();
+    if (!T.consume_back(Tail))
+      return "";
+    size_t Cut = std::max(T.rfind('.') == StringRef::npos ? 0 : T.rfind('.') + 1,
+                          T.rfind("->") == StringRef::npos ? 0 : T.rfind("->") + 2);
+    return T.drop_front(Cut);
   }
 
   /// Is the location stored in this function (the consumer's own index)?
@@ -2066,6 +2108,12 @@ struct Scan {
       // The slot is addressed by the index being stored (its old value):
       // the consumer's own position, handed back.
       if (!sameRing(slotIndex(D), S, valueOf(S), /*Strict=*/true))
+        continue;
+      // ... loaded before the slot: a local that gets the index only later
+      // (PostgreSQL's clog group: `nextidx` first takes the list head,
+      // addresses a slot, and only a later loop walks `proc->clogGroupNext`
+      // through it) was another position when the slot was read.
+      if (!loadedBefore(*SK, J))
         continue;
       OsCandidate Cand;
       Cand.K = Wmb ? OsKind::RetireWrongKind : OsKind::Retire;

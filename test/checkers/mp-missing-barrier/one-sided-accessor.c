@@ -122,3 +122,77 @@ void histo_add(struct histo *h, unsigned value)
 	h->bucket[value % 64]++;
 	tally_set(&h->n, tally_get(&h->n) + 1);
 }
+
+/* --- not a consumer handing a slot back ------------------------------------ */
+/* A lock-free group list: a process links itself in with CAS after a look at
+ * the leader's entry (PostgreSQL's clog group update). The local `next`
+ * first holds the list head; only the later walk loads the link field into
+ * it, so the entry it addressed was no position of `link`. */
+#define NONE 0xffffffffu
+typedef struct { volatile uint32_t v; } word32;
+static inline uint32_t w32_get(volatile word32 *w) { return w->v; }
+static inline void w32_set(volatile word32 *w, uint32_t x) { w->v = x; }
+static inline int w32_cas(volatile word32 *w, uint32_t *old, uint32_t x)
+{
+	return __atomic_compare_exchange_n(&w->v, old, x, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+struct member { int page; word32 link; uint32_t no; int done; };
+struct group { word32 head; struct member *all; };
+
+int group_join(struct group *g, struct member *me, int page)
+{
+	uint32_t next;
+
+	me->page = page;
+	next = w32_get(&g->head);
+	for (;;) {
+		if (next != NONE && g->all[next].page != me->page) {
+			w32_set(&me->link, NONE);
+			return 0;
+		}
+		w32_set(&me->link, next);
+		if (w32_cas(&g->head, &next, me->no))
+			break;
+	}
+	while (next != NONE) {
+		struct member *m = &g->all[next];
+		m->done = 1;
+		next = w32_get(&m->link);
+	}
+	return 1;
+}
+
+/* A reader's own cursor, volatile for longjmp's sake, moved on after a page
+ * looked up by a function of its page number (PostgreSQL's LISTEN queue):
+ * the buffer slot the function returns is not a position of the cursor. */
+struct cursor { int page; int offset; };
+struct pages { char *buf[8]; };
+extern int lookup_page(struct pages *p, int pageno);
+
+static int cursor_advance(volatile struct cursor *cur, int len)
+{
+	int pageno = cur->page;
+	int offset = cur->offset + len;
+	int jump = 0;
+
+	if (offset > 4000) {
+		pageno++;
+		offset = 0;
+		jump = 1;
+	}
+	cur->page = pageno;
+	cur->offset = offset;
+	return jump;
+}
+
+int read_entries(struct pages *p, volatile struct cursor *cur, int len)
+{
+	int curpage = cur->page;
+	int slot = lookup_page(p, curpage);
+	char *page = p->buf[slot];
+	int n = page[cur->offset];
+
+	cursor_advance(cur, len);
+	return n;
+}
