@@ -478,10 +478,13 @@ private:
       for (unsigned I = 0; I != S.C.size(); ++I) {
         CounterState &C = S.C[I];
         // barrier() is the ordering a CPU-local count's writer means.
-        bool Compiler = !E.Bits && !E.Counter &&
-                        (T.CompilerOrderedCounters.count(Counters[I]) ||
-                         Cl.isCompilerOrderedCounter(T.key(Counters[I])));
-        if ((E.Bits & OrdSS) || (Compiler && C.W == Tri::Open)) {
+        // (A writer's own bracket decides for its sections: one that uses
+        // smp_wmb() on one side means another CPU on both.)
+        bool CompilerFence = !E.Bits && !E.Counter;
+        bool CompilerW = CompilerFence && T.CompilerOrderedCounters.count(Counters[I]);
+        bool Compiler = CompilerFence && (CompilerW || Cl.isCompilerOrderedCounter(
+                                                           T.key(Counters[I])));
+        if ((E.Bits & OrdSS) || (CompilerW && C.W == Tri::Open)) {
           C.WNeedBarrier = false;
           C.WUnordered = false;
           C.WStore = nullptr;

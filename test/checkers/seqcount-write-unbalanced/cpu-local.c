@@ -13,6 +13,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/preempt.h>
+#include <asm/barrier.h>
 
 struct self_page {
 	u32 word;
@@ -106,4 +107,18 @@ void stats_note(struct stats *st, unsigned long v)
 	if (v > 100)
 		return;
 	st->events++;
+}
+
+/* Mixed: smp_wmb() after the opening increment, a compiler barrier before
+ * the closing one. The writer orders for another CPU on one side only. */
+void page_update_mixed(struct counter_src *s)
+{
+	struct self_page *p = s->page;
+
+	++p->word;
+	smp_wmb();
+	p->slot = s->hw + 1;
+	p->base = s->base;
+	barrier();
+	++p->word; // expected-warning {{closing increment of seqcount 'p->word' is not ordered after the data stores}}
 }
