@@ -88,6 +88,11 @@ protected:
   /// Concurrency Kit, DPDK, PostgreSQL, seqlint's runtime, C11), chosen
   /// from what the TU declares, for fix-its and messages.
   const ApiFamily &family() const;
+  /// The family's full barrier; for a device on the other side in kernel
+  /// code, mb(), which smp_mb() is not on a uniprocessor build.
+  std::string fullBarrier(bool Device) const {
+    return Device && family().Mb == "smp_mb()" ? "mb()" : family().Mb;
+  }
   /// "use smp_store_release() for <Store>", or, in a family without a
   /// release store, "put ck_pr_fence_release() before <Store>".
   std::string releaseAdvice(llvm::StringRef Store) const;

@@ -1046,9 +1046,7 @@ struct Scan {
     if (const auto *PF = dyn_cast_or_null<FieldDecl>(PK->Field))
       for (const ValueDecl *F : Fields)
         if (const auto *RT = F->getType()->getAs<RecordType>();
-            RT && RT->getDecl() == PF->getParent() &&
-            (StringRef(PK->Text).contains(("->" + F->getName() + ".").str()) ||
-             StringRef(PK->Text).contains(("." + F->getName() + ".").str())))
+            RT && RT->getDecl() == PF->getParent() && holderName(*PK) == F->getName())
           return true;
     const ValueDecl *Id = osIdentity(*PK);
     const FunctionTrace &PT = traceOf(P);
@@ -1078,8 +1076,15 @@ struct Scan {
     const auto *F = dyn_cast_or_null<FieldDecl>(K.Field);
     if (!F || std::distance(F->getParent()->field_begin(), F->getParent()->field_end()) != 1)
       return "";
+    return holderName(K);
+  }
+  /// The member whose record holds K's last field (`wpos` in `q->wpos.v`),
+  /// "" if K's last field is not reached through a member of record type.
+  static StringRef holderName(const LocationKey &K) {
+    if (!K.Field)
+      return "";
     StringRef T(K.Text);
-    std::string Tail = ("." + F->getName()).str();
+    std::string Tail = ("." + K.Field->getName()).str();
     if (!T.consume_back(Tail))
       return "";
     size_t Cut = std::max(T.rfind('.') == StringRef::npos ? 0 : T.rfind('.') + 1,
@@ -1722,12 +1727,6 @@ struct Scan {
     Out.push_back(std::move(Cand));
   }
 
-  /// Is the word E accesses seen by another agent by its memory or its own
-  /// type: memory another agent maps or a device reads (provenance), a
-  /// volatile word, or a device-endian word reached through a pointer to
-  /// it (`*q->shadow_db`, `__le32 *`). A device-endian field of a record is
-  /// not enough: packet headers, on-disk superblocks and socket state are
-  /// such records.
   /// The expression of the word E accesses: the node, or what an
   /// assignment stores to.
   static const Expr *accessedExpr(const Event &E) {
@@ -1736,6 +1735,12 @@ struct Scan {
       return BO->getLHS();
     return X;
   }
+  /// Is the word E accesses seen by another agent by its memory or its own
+  /// type: memory another agent maps or a device reads (provenance), a
+  /// volatile word, or a device-endian word reached through a pointer to
+  /// it (`*q->shadow_db`, `__le32 *`). A device-endian field of a record is
+  /// not enough: packet headers, on-disk superblocks and socket state are
+  /// such records.
   bool sharedWord(const Event &E, const LocationKey &K) const {
     if (Tu.shared(C).of(K) || (K.Field && K.Field->getType().isVolatileQualified()))
       return true;

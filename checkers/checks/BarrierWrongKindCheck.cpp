@@ -202,8 +202,7 @@ public:
   /// load of the other side's word that decides the wake-up.
   Finding storeLoadFinding(const OsCandidate &Cand) {
     bool ReleaseStore = Cand.At.Kind == EventKind::Store;
-    bool Linux = family().Mb == "smp_mb()";
-    std::string Mb = Cand.Dma && Linux ? "mb()" : family().Mb;
+    std::string Mb = fullBarrier(Cand.Dma);
     std::string Load = "the load of '" + Cand.IdName + "'";
     std::string Msg =
         (ReleaseStore ? "the release store to '" + Cand.DataName +

@@ -87,9 +87,7 @@ private:
                       : Cand.Dma    ? (Linux ? "dma_wmb()" : Sp.Wmb)
                                     : Sp.Wmb;
     std::string Rmb = Cand.Dma ? (Linux ? "dma_rmb()" : Sp.Rmb) : Sp.Rmb;
-    // A device on the other side: mb(), which smp_mb() is not on a
-    // uniprocessor build.
-    std::string Mb = Cand.Dma && Linux ? "mb()" : family().Mb;
+    std::string Mb = fullBarrier(Cand.Dma);
     std::string Msg;
     switch (Cand.K) {
     case OsKind::Publish:

@@ -64,13 +64,14 @@ bool FunctionClassifier::isOpenWriter(int Key, const WriteEvidence &W) {
   // writer that ordered one side and forgot the other).
   bool Fenced = false;
   bool Brackets = bracketsStores(Key, &Fenced);
+  bool Opens = Brackets && opensWithRelease(Key);
   bool Protocol = (W.Marked.count(Key) || OddTested || Fenced) && W.AnyWriteOrdering &&
-                  Brackets && !opensWithRelease(Key);
+                  Brackets && !Opens;
   // A count whose readers run on the writer's CPU (perf's self-monitoring
   // page: `++pg->lock; barrier(); ... barrier(); ++pg->lock;`): a compiler
   // barrier right after the opening increment and right before the closing
   // one is the protocol itself; a statistic has no reason for either.
-  bool CompilerBracket = Brackets && compilerBracketed(Key) && !opensWithRelease(Key);
+  bool CompilerBracket = Brackets && !Opens && compilerBracketed(Key);
   Protocol |= CompilerBracket;
   // A location another function of the TU uses as a counter needs only
   // the bracketing: this writer may be the one that forgot its barrier.
