@@ -569,6 +569,10 @@ struct Scan {
             }
             Seq.push_back(&Owned.back());
             TraceOf[&Owned.back()] = H;
+            // An accessor the classifier spliced into the helper (advance()
+            // calls word_set()): its parameters stand for that call's
+            // arguments, as for one spliced into this function.
+            mapSplicedArgs(X);
           }
         return;
       }
@@ -579,6 +583,11 @@ struct Scan {
     // in the helper's terms.
     if (E.Via)
       collectDiffs(E.Via);
+    mapSplicedArgs(E);
+  }
+  /// For an event the classifier spliced from a helper at a call (E.S),
+  /// the helper's parameters stand for that call's arguments.
+  void mapSplicedArgs(const Event &E) {
     if (E.Via)
       if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
         if (CE->getDirectCallee() &&
@@ -1534,6 +1543,96 @@ struct Scan {
     return Found;
   }
 
+  /// The call of a helper that returns a slot, which the access E goes
+  /// through (`*comp_addr(c, i)`, or `d->len` after `d = rx_desc(rx, i)`).
+  const CallExpr *slotCall(const Event &E, const LocationKey &K) const {
+    auto Returns = [](const Expr *X) -> const CallExpr * {
+      const auto *CE = X ? dyn_cast<CallExpr>(X->IgnoreParenCasts()) : nullptr;
+      const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+      return F && returnsSlot(F) ? CE : nullptr;
+    };
+    if (K.Base && K.ViaPointer) {
+      auto It = Locals.Defs.find(K.Base);
+      if (It != Locals.Defs.end())
+        for (const Expr *D : It->second)
+          if (const CallExpr *CE = Returns(D))
+            return CE;
+    }
+    const Stmt *S = E.node();
+    if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(S))
+      S = IC->getSubExpr();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      S = BO->getLHS();
+    for (unsigned Depth = 0; S && Depth < 4; ++Depth) {
+      const auto *X = dyn_cast<Expr>(S);
+      if (!X)
+        break;
+      X = X->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_Deref)
+        return Returns(U->getSubExpr());
+      if (const auto *ME = dyn_cast<MemberExpr>(X); ME && ME->isArrow())
+        return Returns(ME->getBase());
+      if (const auto *ME = dyn_cast<MemberExpr>(X)) {
+        S = ME->getBase();
+        continue;
+      }
+      break;
+    }
+    return nullptr;
+  }
+  /// The variable that holds the ring object a helper-returned slot lies in:
+  /// the pointer argument of the helper's call (`rx` in `rx_desc(rx, i)`).
+  const VarDecl *slotCallHolder(const CallExpr *CE) const {
+    if (!CE)
+      return nullptr;
+    for (const Expr *A : CE->arguments())
+      if (A->getType()->isPointerType())
+        if (const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenCasts()))
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+            return resolveBase(V);
+    return nullptr;
+  }
+
+  /// The variable an object expression starts from (`q` in
+  /// `q->ring->slots`), as the caller names it.
+  const VarDecl *rootVar(const Expr *E) const {
+    for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+      E = E->IgnoreParenCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        return V ? resolveBase(V) : nullptr;
+      }
+      if (const auto *ME = dyn_cast<MemberExpr>(E))
+        E = ME->getBase();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase();
+      else if (const auto *U = dyn_cast<UnaryOperator>(E))
+        E = U->getSubExpr();
+      else
+        return nullptr;
+    }
+    return nullptr;
+  }
+  /// The variable holding the ring a slot access D reaches, if known: the
+  /// array's holder (`pool->free[n]`: pool), through a slot local, or the
+  /// ring a helper returned the slot from.
+  const VarDecl *slotHolder(const Event &D, const LocationKey &K) const {
+    if (const CallExpr *CE = slotCall(D, K))
+      return slotCallHolder(CE);
+    const Stmt *N = D.node();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(N); BO && BO->isAssignmentOp())
+      N = BO->getLHS();
+    if (const MemberExpr *ME = ringMember(N, /*Pointers=*/true))
+      return rootVar(ME->getBase());
+    const VarDecl *B = resolveBase(K.Base);
+    auto It = B && Locals.Slots.count(B) ? Locals.Defs.find(B) : Locals.Defs.end();
+    if (It != Locals.Defs.end())
+      for (const Expr *Def : It->second)
+        if (const MemberExpr *ME = ringMember(Def, /*Pointers=*/true))
+          return rootVar(ME->getBase());
+    return nullptr;
+  }
+
   /// A read-modify-write that sets, clears or flips bits (`|=`, `&=`,
   /// `^=`): a flag word, not a counter.
   static bool bitUpdate(const Event &E) {
@@ -1695,10 +1794,23 @@ struct Scan {
     if (!Cache || Cache == Id)
       return;
     // Evidence: a read barrier later in the function, on any path (an
-    // error path's call before it does not matter).
+    // error path's call before it does not matter). A slot of the same
+    // ring read before any barrier (libbpf's xsk peek without its
+    // libbpf_smp_rmb(): the descriptors handed out by a helper that
+    // returns them): the load orders nothing before it.
+    const VarDecl *Holder = baseAt(L, *LK);
+    const Event *SlotRead = nullptr;
     bool Call = false;
     for (size_t K = J + 1; K < Seq.size(); ++K) {
       const Event &B = *Seq[K];
+      if (SlotRead && B.Kind == EventKind::Barrier)
+        break;
+      if (!SlotRead && !Call && Holder && B.Kind == EventKind::Load && !acquireLike(B.Ord))
+        if (const LocationKey *RK = keyOf(B))
+          if ((slot(*RK) || slotCall(B, *RK)) && slotHolder(B, *RK) == Holder) {
+            SlotRead = &B;
+            continue;
+          }
       if (B.Kind == EventKind::Barrier && (B.Bits & OrdLL)) {
         // ... that orders the ring's slots read after it.
         for (size_t R = K + 1; R < Seq.size(); ++R)
@@ -1714,12 +1826,18 @@ struct Scan {
         return; // some other ordering: not judged
       Call |= mayOrderCall(B, C);
     }
-    if (Call)
+    if (Call && !SlotRead)
       return; // may be ordered in a call: no candidate
     OsCandidate Cand;
     Cand.K = OsKind::Consume;
     Cand.At = L;
     Cand.Data = St;
+    if (SlotRead) {
+      Cand.CacheSlot = true;
+      Cand.Slot = *SlotRead;
+      if (const LocationKey *RK = keyOf(*SlotRead))
+        Cand.SlotName = RK->displayName();
+    }
     Cand.Id = Id;
     Cand.Cache = Cache;
     Cand.IdName = LK->displayName();
@@ -1948,9 +2066,11 @@ struct Scan {
         continue;
       if (B.Kind == EventKind::Load && containsStmt(L.S, B.S))
         continue; // the load of the pointer this load goes through
-      // A compiler barrier only (liburing's old read_barrier() on x86):
-      // ordering meant for this load that the CPU does not provide.
-      BarrierBefore = B.Kind == EventKind::Barrier && !B.Bits;
+      // A compiler barrier only (liburing's old read_barrier() on x86,
+      // __sync_synchronize() in its other branch): ordering meant for this
+      // load that the CPU does not provide here.
+      BarrierBefore = B.Kind == EventKind::Barrier &&
+                      (!B.Bits || (isa_and_nonnull<GCCAsmStmt>(B.node()) && !B.ApiName.empty()));
       break;
     }
     const VarDecl *DepVar = L.Use == ValueUse::Assigned ? L.Var : nullptr;
@@ -2104,22 +2224,40 @@ struct Scan {
         continue;
       const ValueDecl *DId = osIdentity(*DK);
       if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
-        if (slot(*DK))
-          return; // a producer: Publish judges it
+        // A producer: Publish judges it. (Not a store into an array of
+        // another object: a free list the consumer pushes what it took.)
+        if (slot(*DK) || slotCall(D, *DK)) {
+          const VarDecl *H = slotHolder(D, *DK), *Own = baseAt(S, *SK);
+          if (!H || !Own || H == Own)
+            return;
+        }
         continue;
       }
-      if (D.Kind != EventKind::Load || !DId || DId == Id || !slot(*DK))
+      if (D.Kind != EventKind::Load || DId == Id)
         continue;
-      // The slot is addressed by the index being stored (its old value):
-      // the consumer's own position, handed back.
-      if (!sameRing(slotIndex(D), S, valueOf(S), /*Strict=*/true))
-        continue;
-      // ... loaded before the slot: a local that gets the index only later
-      // (PostgreSQL's clog group: `nextidx` first takes the list head,
-      // addresses a slot, and only a later loop walks `proc->clogGroupNext`
-      // through it) was another position when the slot was read.
-      if (!loadedBefore(*SK, J))
-        continue;
+      if (!slot(*DK)) {
+        // A slot a helper returned (libbpf's xsk_ring_cons__comp_addr())
+        // from the ring object whose index is stored here, and the store
+        // moves that index on by itself (`*c->consumer + nb`): the
+        // consumer handing back what it read.
+        const VarDecl *Holder = slotCallHolder(slotCall(D, *DK));
+        if (!Holder || Holder != baseAt(S, *SK) || !stepsItself(S, valueOf(S)))
+          continue;
+      } else {
+        if (!DId)
+          continue;
+        // The slot is addressed by the index being stored (its old value):
+        // the consumer's own position, handed back.
+        if (!sameRing(slotIndex(D), S, valueOf(S), /*Strict=*/true))
+          continue;
+        // ... loaded before the slot: a local that gets the index only
+        // later (PostgreSQL's clog group: `nextidx` first takes the list
+        // head, addresses a slot, and only a later loop walks
+        // `proc->clogGroupNext` through it) was another position when the
+        // slot was read.
+        if (!loadedBefore(*SK, J))
+          continue;
+      }
       OsCandidate Cand;
       Cand.K = Wmb ? OsKind::RetireWrongKind : OsKind::Retire;
       Cand.At = Wmb ? *Wmb : S;
@@ -2382,14 +2520,15 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
       if (Out.size() == Before)
         S.cacheLoad(I, Out);
     }
-    // Both ends inside one helper: the helper's own analysis reports it
-    // (once, not at every call).
+    // Both ends inside one call of a helper (reported at that call, also
+    // when they lie in different helpers of the helper): the helper's own
+    // analysis reports it (once, not at every call).
     // (Not a store-then-load whose wake-up is out here: the helper alone
-    // shows no wake-up.)
+    // shows no wake-up; nor a cached index whose slot is read out here.)
     while (Out.size() > Before && Out.back().K != OsKind::StoreLoad &&
            Out.back().K != OsKind::StoreLoadWrongKind && Innermost(Out.back().At) &&
-           Innermost(Out.back().At) == Innermost(Out.back().Data) &&
-           Out.back().At.Loc == Out.back().Data.Loc)
+           Innermost(Out.back().Data) && Out.back().At.Loc == Out.back().Data.Loc &&
+           !(Out.back().CacheSlot && Out.back().Slot.Loc != Out.back().At.Loc))
       Out.pop_back();
   }
   return Out;
@@ -2530,7 +2669,11 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   if (Cand.Fn && Ev.called(Cand.Fn))
     return false;
   if (Cand.Cache)
-    return Ev.cacheFenced(Cand.Id, Cand.Cache) != nullptr;
+    // ... or the other side's index (this file never stores it) with the
+    // ring's slots read after it and nothing between.
+    return Ev.cacheFenced(Cand.Id, Cand.Cache) != nullptr ||
+           (Cand.CacheSlot &&
+            !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore)));
   if (Cand.Sibling)
     return B & EvSiblingFenced;
   if (Cand.DoorbellIndex)

@@ -95,6 +95,9 @@ struct OsCandidate {
   bool DoubleChecked = false;   // a pointer tested unlocked, then set under a lock
   const clang::ValueDecl *Cache = nullptr; // Consume: the field the loaded
                                            // index is cached in (deviant only)
+  bool CacheSlot = false;       // Cache: a slot of the ring is read after it
+  Event Slot{};                 // CacheSlot: that slot read
+  std::string SlotName;         // CacheSlot: 'd->addr'
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
   /// RetireWrongKind with no slot load in its function: the field the
   /// stored position comes from (`WRITE_ONCE(c->tail, r->pos)`: pos). The

@@ -132,6 +132,16 @@ private:
               Sp.Release + " for this store";
       break;
     case OsKind::Consume:
+      if (Cand.CacheSlot) {
+        Msg = "'" + Cand.IdName + "' is loaded here and cached in '" + Cand.DataName +
+              "', and '" + Cand.SlotName +
+              "', a slot of the same ring, is read after it with no read "
+              "barrier, acquire or address dependency in between: the other "
+              "side fills the slots and then stores this index, so the slot can "
+              "be older than the index says; use " +
+              Sp.Acquire + " for this load or put " + Rmb + " after it";
+        break;
+      }
       if (Cand.Cache) {
         Msg = "'" + Cand.IdName + "' is loaded here and cached in '" + Cand.DataName +
               "' with no read barrier after it, but elsewhere in this file the "
@@ -176,6 +186,7 @@ private:
     Finding F = make(Cand.At, Msg);
     if (Cand.Cache)
       F.Notes.push_back({Cand.Data.Loc, "the cache '" + Cand.DataName + "' is stored here"});
+
     else if (Cand.DoubleChecked)
       F.Notes.push_back({Cand.Data.Loc, "'" + Cand.IdName + "' is tested here without the lock"});
     else if (!Cand.DoorbellIndex)
@@ -187,6 +198,10 @@ private:
                            : "the load of '") +
                Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);
+    if (Cand.CacheSlot) {
+      F.Notes.push_back({Cand.Slot.Loc, "the load of '" + Cand.SlotName + "' is here"});
+      viaNote(F, Cand.Slot);
+    }
     if (!Cand.Why.empty())
       F.Notes.push_back({Cand.At.Loc, "shared with the other side: " + Cand.Why});
     if (Cand.K == OsKind::StoreLoad) {

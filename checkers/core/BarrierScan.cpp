@@ -337,7 +337,9 @@ bool isJudgedBarrier(const Event &E) {
   if (E.Api)
     return E.Api->R == Role::Barrier;
   const Stmt *S = E.Via ? E.InnerS : E.S;
-  return S && isa<CallExpr>(S); // C11 / GNU thread fences
+  // C11 / GNU thread fences; a project's barrier macro that is inline asm
+  // here and says what it orders in another architecture's branch.
+  return S && (isa<CallExpr>(S) || (isa<GCCAsmStmt>(S) && !E.ApiName.empty()));
 }
 
 BarrierSide scanBarrierSide(const FunctionTrace &T, unsigned Block,

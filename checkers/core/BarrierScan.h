@@ -47,7 +47,9 @@ struct BarrierSide {
 };
 
 /// A barrier the checks judge: an API barrier (smp_wmb, rte_smp_rmb, a
-/// user write-barrier) or a C11/GNU thread fence; not inline asm, not the
+/// user write-barrier), a C11/GNU thread fence, or a project's barrier
+/// macro whose other architectures' definitions say what it orders
+/// (libbpf_smp_wmb(): `dmb ishst` on arm64); not other inline asm, not the
 /// barrier inside a seqcount write step, not a compiler barrier.
 bool isJudgedBarrier(const Event &E);
 

@@ -10,6 +10,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace llvm;
@@ -271,28 +272,27 @@ void FunctionClassifier::classifyAsm(const GCCAsmStmt *AS, BlockEvents &B) {
   if (!Memory)
     return;
   std::string Text = StringRef(compat::asmString(AS)).lower();
-  unsigned Bits = 0;
-  StringRef S = Text;
-  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb ish\"") ||
-      S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
-      S.contains("hwsync") || S.contains("xchg") ||
-      (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
-    Bits = OrdFull;
-  else if (S.contains("lwsync"))
-    Bits = OrdLL | OrdLS | OrdSS;
-  else if (S.contains("dmb ishld") || S.contains("fence r,rw"))
-    Bits = OrdLL | OrdLS;
-  else if (S.contains("dmb ishst") || S.contains("sfence") || S.contains("fence w,w"))
-    Bits = OrdSS;
-  else if (S.contains("lfence") || S.contains("fence r,r"))
-    Bits = OrdLL;
-  else if (S.trim().empty() || S.contains("dmb ish"))
-    Bits = S.contains("dmb ish") ? (unsigned)OrdFull : 0u;
+  unsigned Bits = asmBarrierBits(Text);
+  // A compiler barrier here that a macro spells as a barrier instruction on
+  // another architecture (libbpf_smp_rmb(): "" on x86, `dmb ishld` on
+  // arm64): the ordering the code asks for is the weakly ordered one.
+  StringRef Macro;
+  if (!Bits && StringRef(Text).trim().empty())
+    for (SourceLocation L = AS->getBeginLoc(); L.isMacroID();
+         L = SM.getImmediateMacroCallerLoc(L)) {
+      StringRef Name = Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts());
+      if (unsigned Other = Index.otherArchBits(Name)) {
+        Bits = Other;
+        Macro = Name; // the project's barrier, judged as an API barrier
+        break;
+      }
+    }
   Event Ev;
   Ev.Kind = EventKind::Barrier;
   Ev.S = AS;
   Ev.Loc = reportLoc(AS);
   Ev.Bits = Bits;
+  Ev.ApiName = Macro;
   B.Events.push_back(Ev);
 }
 

@@ -53,6 +53,13 @@ std::string LocationKey::displayName() const {
   if (StringRef(S).starts_with("*(") && StringRef(S).ends_with(")") &&
       S.find_first_of("-.>[", 2) == std::string::npos)
     S = "*" + S.substr(2, S.size() - 3);
+  // What a call returned (`call:comp_addr()`) reads as the call.
+  for (size_t At = S.find("call:"); At != std::string::npos; At = S.find("call:", At)) {
+    S.erase(At, 5);
+    size_t Paren = S.find("()", At);
+    if (Paren != std::string::npos)
+      S.replace(Paren, 2, "(...)");
+  }
   return S;
 }
 

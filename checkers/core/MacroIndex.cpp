@@ -1,5 +1,6 @@
 //===- MacroIndex.cpp -----------------------------------------------------===//
 #include "core/MacroIndex.h"
+#include "core/Events.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/MacroArgs.h"
@@ -7,6 +8,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/Token.h"
 #include <algorithm>
+#include <cctype>
 
 using namespace clang;
 
@@ -82,6 +84,23 @@ public:
     Index.Instances[I->Loc] = std::move(I);
   }
 
+  /// A branch not compiled here (`#elif defined(__aarch64__)`): its
+  /// barrier macros say what the active branch's compiler barrier stands for.
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    const SourceManager &SM = Index.SM;
+    if (!Range.getBegin().isFileID() || !Range.getEnd().isFileID())
+      return;
+    auto [FB, OB] = SM.getDecomposedLoc(Range.getBegin());
+    auto [FE, OE] = SM.getDecomposedLoc(Range.getEnd());
+    if (FB != FE || OE <= OB)
+      return;
+    bool Invalid = false;
+    StringRef Buf = SM.getBufferData(FB, &Invalid);
+    if (Invalid || OE > Buf.size())
+      return;
+    Index.scanSkipped(Buf.slice(OB, OE));
+  }
+
   void MacroDefined(const Token &NameTok, const MacroDirective *MD) override {
     if (const IdentifierInfo *II = NameTok.getIdentifierInfo())
       if (Index.Model.lookup(II->getName()))
@@ -91,6 +110,78 @@ public:
 private:
   MacroIndex &Index;
 };
+
+/// The ordering one `#define` body asks for, or 0: a barrier instruction in
+/// an asm string, a __sync_synchronize(), a C11 or GNU thread fence.
+static unsigned definedBarrierBits(StringRef Body) {
+  if (Body.contains("asm")) {
+    std::string Text;
+    for (size_t I = 0; I < Body.size(); ++I) {
+      if (Body[I] != '"')
+        continue;
+      for (++I; I < Body.size() && Body[I] != '"'; ++I)
+        Text += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
+      Text += ' ';
+    }
+    return asmBarrierBits(StringRef(Text).lower());
+  }
+  if (Body.contains("__sync_synchronize"))
+    return OrdFull;
+  if (!Body.contains("thread_fence"))
+    return 0;
+  std::string Lower = Body.lower();
+  StringRef L = Lower;
+  if (L.contains("seq_cst"))
+    return OrdFull;
+  if (L.contains("acq_rel"))
+    return OrdLL | OrdLS | OrdSS;
+  if (L.contains("acquire"))
+    return OrdLL | OrdLS;
+  if (L.contains("release"))
+    return OrdLS | OrdSS;
+  return 0;
+}
+
+void MacroIndex::scanSkipped(StringRef Text) {
+  if (!Text.contains("define"))
+    return;
+  auto Define = [&](StringRef L) {
+    L = L.ltrim();
+    if (!L.consume_front("#"))
+      return;
+    L = L.ltrim();
+    if (!L.consume_front("define") || L.empty() || !isspace((unsigned char)L[0]))
+      return;
+    L = L.ltrim();
+    size_t N = 0;
+    while (N < L.size() && (isalnum((unsigned char)L[N]) || L[N] == '_'))
+      ++N;
+    if (!N)
+      return;
+    StringRef Name = L.take_front(N);
+    if (unsigned Bits = definedBarrierBits(L.drop_front(N))) {
+      auto [It, New] = OtherArch.insert({Name, Bits});
+      if (!New)
+        It->second &= Bits; // the weakest architecture's barrier
+    }
+  };
+  std::string Line;
+  while (!Text.empty()) {
+    auto [L, Rest] = Text.split('\n');
+    Text = Rest;
+    L = L.rtrim("\r");
+    if (L.ends_with("\\")) { // a continued line
+      Line += L.drop_back();
+      Line += ' ';
+      continue;
+    }
+    Line += L;
+    Define(Line);
+    Line.clear();
+  }
+  if (!Line.empty())
+    Define(Line);
+}
 
 std::unique_ptr<PPCallbacks> MacroIndex::createCallbacks() {
   return std::make_unique<MacroIndexCallbacks>(*this);

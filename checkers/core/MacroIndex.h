@@ -58,6 +58,15 @@ public:
   /// Which argument of instance I the token at L came from, or -1.
   int argumentIndex(const MacroInstance &I, clang::SourceLocation L) const;
 
+  /// What the macro's definitions in skipped preprocessor branches order:
+  /// the weakest barrier instruction among them, or 0 if none is one. A
+  /// barrier macro that is a compiler barrier on x86 and `dmb ishst` on
+  /// arm64 is a write barrier wherever it is compiled.
+  unsigned otherArchBits(llvm::StringRef Name) const {
+    auto It = OtherArch.find(Name);
+    return It == OtherArch.end() ? 0 : It->second;
+  }
+
   /// True if a function-like macro of this name was defined in the TU.
   bool isDefined(llvm::StringRef Name) const { return Defined.count(Name); }
 
@@ -85,6 +94,8 @@ private:
   llvm::DenseMap<clang::SourceLocation, std::unique_ptr<MacroInstance>>
       Instances; // keyed by the macro name token location
   llvm::StringMap<bool> Defined;
+  llvm::StringMap<unsigned> OtherArch;
+  void scanSkipped(llvm::StringRef Text);
   /// File offsets of the use sites of known macros, per file, in order.
   llvm::DenseMap<clang::FileID, std::vector<unsigned>> UseSites;
   llvm::DenseMap<clang::FileID, std::vector<unsigned>> StrongSites;

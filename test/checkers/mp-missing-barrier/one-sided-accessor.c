@@ -196,3 +196,32 @@ int read_entries(struct pages *p, volatile struct cursor *cur, int len)
 	cursor_advance(cur, len);
 	return n;
 }
+
+/* --- accessors two deep ------------------------------------------------------ */
+/* The position moved by a helper that calls the setter and the getter
+ * (advance() -> word_set(), word_get()): the setter's value is the helper's
+ * expression, and the helper's parameters are the caller's arguments. */
+static inline void wpos_advance(struct byteq *q, uint64_t n)
+{
+	word_set(&q->wpos, word_get(&q->wpos) + n);
+}
+
+size_t put_bytes_nested(struct byteq *q, const void *src, size_t n)
+{
+	uint64_t w = word_get(&q->wpos);
+
+	memcpy(&q->data[w % q->size], src, n);
+	wpos_advance(q, n); // expected-warning {{'q->wpos.v' is published here after the store to 'q->data[]'}}
+	return n;
+}
+// CHECK: one-sided-accessor.c:[[@LINE-3]]:{{.*}}warning: 'q->wpos.v' is published here
+
+size_t put_bytes_nested_ok(struct byteq *q, const void *src, size_t n)
+{
+	uint64_t w = word_get(&q->wpos);
+
+	memcpy(&q->data[w % q->size], src, n);
+	write_fence();
+	wpos_advance(q, n);
+	return n;
+}
