@@ -177,6 +177,34 @@ static void add_origin(finding_t *f, size_t origin) {
   f->found_in[f->n_found_in++] = origin;
 }
 
+static int same_note(const note_t *a, const note_t *b) {
+  return a->loc.line == b->loc.line && a->loc.col == b->loc.col &&
+         strcmp(a->loc.abs, b->loc.abs) == 0 && strcmp(a->message, b->message) == 0;
+}
+
+/* The notes of another report of f (another configuration of its file,
+ * another TU that includes its header) that f lacks, when they point into
+ * f's own file: the evidence of every configuration is kept. Notes in
+ * other files (the including TU's call site) are that TU's, not f's. */
+static void add_missing_notes(finding_t *f, const finding_t *other) {
+  for (size_t i = 0; i < other->n_notes; i++) {
+    const note_t *n = &other->notes[i];
+    if (strcmp(n->loc.abs, f->loc.abs) != 0)
+      continue;
+    int have = 0;
+    for (size_t k = 0; k < f->n_notes && !have; k++)
+      have = same_note(&f->notes[k], n);
+    if (have)
+      continue;
+    f->notes = xrealloc(f->notes, (f->n_notes + 1) * sizeof *f->notes);
+    note_t *c = &f->notes[f->n_notes++];
+    c->loc = n->loc;
+    c->loc.file = xstrdup(n->loc.file);
+    c->loc.abs = xstrdup(n->loc.abs);
+    c->message = xstrdup(n->message);
+  }
+}
+
 void findings_merge(findvec *into, strmap *seen, findvec *from, size_t origin) {
   for (size_t i = 0; i < from->n; i++) {
     char *key = dedupe_key(from->v[i]);
@@ -189,6 +217,7 @@ void findings_merge(findvec *into, strmap *seen, findvec *from, size_t origin) {
       fv_push(into, from->v[i]);
     } else {
       add_origin(*slot, origin);
+      add_missing_notes(*slot, from->v[i]);
       finding_free(from->v[i]);
     }
   }
