@@ -1,6 +1,7 @@
 /* seqlint runner: the configurations of a file (configs.h). */
 #include "configs.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,7 +100,33 @@ static char *config_list(const config_group *g, const finding_t *f, int found) {
   return s;
 }
 
+/* c as the SARIF/JSON property lists it: the arguments no other
+ * configuration of g has, and where it runs. */
+static json_t *config_json(const config_group *g, const job_t *c) {
+  json_t *args = json_array();
+  for (size_t i = 0; i < c->args.n; i++) {
+    int shared = 1;
+    for (size_t k = 0; k < g->n && shared; k++)
+      shared = g->v[k] == c || has_arg(g->v[k], c->args.v[i]);
+    if (!shared)
+      json_array_append_new(args, json_string(c->args.v[i]));
+  }
+  return json_pack("{s:o, s:s}", "arguments", args, "directory", c->directory);
+}
+
+static void add_property(finding_t *f, const config_group *g) {
+  json_t *yes = json_array(), *no = json_array();
+  for (size_t i = 0; i < g->n; i++)
+    json_array_append_new(found_by(f, g->v[i]) ? yes : no, config_json(g, g->v[i]));
+  if (!f->configurations)
+    f->configurations = json_array();
+  json_array_append_new(f->configurations,
+                        json_pack("{s:s, s:I, s:o, s:o}", "file", g->v[0]->display, "analysed",
+                                  (json_int_t)g->n, "foundIn", yes, "notFoundIn", no));
+}
+
 static void add_note(finding_t *f, const config_group *g, size_t in) {
+  add_property(f, g);
   char *yes = config_list(g, f, 1), *no = config_list(g, f, 0);
   f->notes = xrealloc(f->notes, (f->n_notes + 1) * sizeof *f->notes);
   note_t *n = &f->notes[f->n_notes++];

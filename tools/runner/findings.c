@@ -45,6 +45,7 @@ void finding_free(finding_t *f) {
   free(f->fixits);
   free(f->fingerprint);
   free(f->found_in);
+  json_decref(f->configurations);
   free(f);
 }
 

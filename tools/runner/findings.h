@@ -35,6 +35,11 @@ typedef struct {
   char *fingerprint; /* set by findings_finalize() */
   size_t *found_in;  /* the ranks of the jobs that reported it (findings_merge()) */
   size_t n_found_in;
+  /* Found in some configurations of a file only (configs_note()): one
+   * object a file, {"file", "analysed", "foundIn", "notFoundIn"}, each
+   * configuration as {"arguments": the flags the others lack, "directory"}.
+   * NULL otherwise. */
+  struct json_t *configurations;
 } finding_t;
 
 typedef struct {

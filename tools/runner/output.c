@@ -127,6 +127,8 @@ json_t *finding_json(const finding_t *f) {
     json_array_append_new(notes, n);
   }
   json_object_set_new(o, "notes", notes);
+  if (f->configurations)
+    json_object_set(o, "configurations", f->configurations);
   json_t *fixits = json_array();
   for (size_t k = 0; k < f->n_fixits; k++) {
     const fixit_t *x = &f->fixits[k];
@@ -509,6 +511,9 @@ int write_sarif(FILE *out, const findvec *fv, const jobvec *jv, const run_covera
     json_t *fps = json_object();
     json_object_set_new(fps, "seqlintFingerprint/v1", json_str(f->fingerprint));
     json_object_set_new(r, "partialFingerprints", fps);
+    if (f->configurations)
+      json_object_set_new(r, "properties",
+                          json_pack("{s:O}", "seqlint/configurations", f->configurations));
     json_array_append_new(results, r);
   }
   sm_free(&rule_index, NULL);
