@@ -89,6 +89,30 @@ const ApiFamily &Check::family() const {
          "atomic_thread_fence(memory_order_seq_cst)",
          "atomic_store_explicit(..., memory_order_release)",
          "atomic_load_explicit(..., memory_order_acquire)", "", ""};
+    // ... unless the project defines its own write and read barriers per
+    // architecture (libbpf_smp_wmb()/libbpf_smp_rmb(): the skipped arm64
+    // branch says `dmb ishst`/`dmb ishld`). Not its full barrier: one that
+    // is a compiler barrier here orders no store before a load on x86.
+    std::string Wmb, Rmb;
+    for (const auto &KV : M.otherArchMacros()) {
+      StringRef N = KV.getKey();
+      unsigned B = KV.getValue();
+      auto It = Ctx->Ctx->Idents.find(N);
+      if (It == Ctx->Ctx->Idents.end() || !It->getValue()->hasMacroDefinition())
+        continue;
+      auto Pick = [&](std::string &Into) {
+        if (Into.empty() || N.str() + "();" < Into) // the same one every run
+          Into = N.str() + "();";
+      };
+      if ((B & OrdSS) && !(B & OrdLL))
+        Pick(Wmb);
+      else if ((B & OrdLL) && !(B & OrdSS))
+        Pick(Rmb);
+    }
+    if (!Wmb.empty())
+      F.Wmb = Wmb;
+    if (!Rmb.empty())
+      F.Rmb = Rmb;
   }
   FamilyCache = std::make_unique<ApiFamily>(std::move(F));
   return *FamilyCache;

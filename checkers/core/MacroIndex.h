@@ -67,6 +67,9 @@ public:
     return It == OtherArch.end() ? 0 : It->second;
   }
 
+  /// Every macro with such definitions, and what they order.
+  const llvm::StringMap<unsigned> &otherArchMacros() const { return OtherArch; }
+
   /// True if a function-like macro of this name was defined in the TU.
   bool isDefined(llvm::StringRef Name) const { return Defined.count(Name); }
 

@@ -8,7 +8,8 @@
  * on a weakly ordered CPU a slot can be older than the index says. The file
  * never stores the producer's index: it is the other side's. The slots are
  * handed out by a helper that returns a pointer into the ring. Written for
- * seqlint; the shape is that of a userspace AF_XDP RX ring.
+ * seqlint; the shape is that of a userspace AF_XDP RX ring. The fix names
+ * the file's own read barrier, c_rmb() (a read barrier on arm64).
  */
 #include <stdint.h>
 
@@ -67,6 +68,7 @@ uint64_t rx_bytes(struct rxq *q)
 	return sum;
 }
 // CHECK: one-sided-cached-slot.c:[[@LINE-10]]:15: warning: '*(q->producer)' is loaded here and cached in 'q->cached_prod'
+// CHECK-SAME: or put c_rmb() after it
 // CHECK: note: the load of 'd->len' is here
 
 /* Bug: the same, the slot subscripted directly. */
