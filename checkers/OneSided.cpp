@@ -350,14 +350,19 @@ struct Scan {
   /// Is V set from a call of a function that Pred accepts?
   bool definedByCall(const VarDecl *V,
                      llvm::function_ref<bool(const FunctionDecl *)> Pred) const {
+    return callDefining(V, Pred) != nullptr;
+  }
+  /// The call of a function that Pred accepts that V is set from, if any.
+  const CallExpr *callDefining(const VarDecl *V,
+                               llvm::function_ref<bool(const FunctionDecl *)> Pred) const {
     auto It = Locals.Defs.find(V);
     if (It == Locals.Defs.end())
-      return false;
+      return nullptr;
     for (const Expr *D : It->second)
       if (const auto *CE = dyn_cast<CallExpr>(D->IgnoreParenCasts()))
         if (const FunctionDecl *F = CE->getDirectCallee(); F && Pred(F))
-          return true;
-    return false;
+          return CE;
+    return nullptr;
   }
 
   /// The store of the same descriptor word to another slot of the same
@@ -1516,9 +1521,19 @@ struct Scan {
   bool slotObject(const LocationKey &K) const {
     if (slot(K))
       return true;
-    return K.Base && K.ViaPointer && definedByCall(K.Base, returnsSlot);
+    return K.Base && K.ViaPointer &&
+           definedByCall(K.Base, [&](const FunctionDecl *F) { return returnsSlot(F); });
   }
-  static bool returnsSlot(const FunctionDecl *F) {
+  /// Does F return the address of an array element (a slot)? Asked per
+  /// access by the ring rules: memoised per function.
+  bool returnsSlot(const FunctionDecl *F) const {
+    auto [It, New] = ReturnsSlot.try_emplace(F->getCanonicalDecl(), false);
+    if (New)
+      It->second = returnsElementAddress(F);
+    return It->second;
+  }
+  mutable DenseMap<const FunctionDecl *, bool> ReturnsSlot;
+  static bool returnsElementAddress(const FunctionDecl *F) {
     const FunctionDecl *Def = nullptr;
     if (!F->hasBody(Def) || !Def)
       return false;
@@ -1546,18 +1561,15 @@ struct Scan {
   /// The call of a helper that returns a slot, which the access E goes
   /// through (`*comp_addr(c, i)`, or `d->len` after `d = rx_desc(rx, i)`).
   const CallExpr *slotCall(const Event &E, const LocationKey &K) const {
-    auto Returns = [](const Expr *X) -> const CallExpr * {
+    auto Slot = [&](const FunctionDecl *F) { return returnsSlot(F); };
+    auto Returns = [&](const Expr *X) -> const CallExpr * {
       const auto *CE = X ? dyn_cast<CallExpr>(X->IgnoreParenCasts()) : nullptr;
       const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
-      return F && returnsSlot(F) ? CE : nullptr;
+      return F && Slot(F) ? CE : nullptr;
     };
-    if (K.Base && K.ViaPointer) {
-      auto It = Locals.Defs.find(K.Base);
-      if (It != Locals.Defs.end())
-        for (const Expr *D : It->second)
-          if (const CallExpr *CE = Returns(D))
-            return CE;
-    }
+    if (K.Base && K.ViaPointer)
+      if (const CallExpr *CE = callDefining(K.Base, Slot))
+        return CE;
     const Stmt *S = E.node();
     if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(S))
       S = IC->getSubExpr();

@@ -735,10 +735,9 @@ private:
 
   llvm::DenseSet<const Event *> InSection;
 
-  /// A C11/GNU fence (or a fence call with no API name): fixes are spelled
-  /// as atomic_thread_fence(), not as kernel barriers.
-  /// Suggest C11 fences: for a fence, and for a project's own barrier
-  /// macro (no API entry: libbpf_smp_rmb()), whose code is C11 or GNU C.
+  /// A C11/GNU fence (or a fence call with no API name), or a project's own
+  /// barrier macro (no API entry: libbpf_smp_rmb()) in C11 or GNU C code:
+  /// fixes are spelled as atomic_thread_fence(), not as kernel barriers.
   static bool spelledAsFence(const Event &E) {
     return E.ApiName.empty() || !E.Api || E.Api->F == Family::C11 ||
            E.Api->F == Family::GNU;

@@ -186,7 +186,6 @@ private:
     Finding F = make(Cand.At, Msg);
     if (Cand.Cache)
       F.Notes.push_back({Cand.Data.Loc, "the cache '" + Cand.DataName + "' is stored here"});
-
     else if (Cand.DoubleChecked)
       F.Notes.push_back({Cand.Data.Loc, "'" + Cand.IdName + "' is tested here without the lock"});
     else if (!Cand.DoorbellIndex)

@@ -39,8 +39,7 @@ unsigned barrierBits(BarrierKind K) {
 }
 
 unsigned asmBarrierBits(StringRef S) {
-  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb ish\"") ||
-      S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
+  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
       S.contains("hwsync") || S.contains("xchg") ||
       (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
     return OrdFull;
@@ -52,7 +51,7 @@ unsigned asmBarrierBits(StringRef S) {
     return OrdSS;
   if (S.contains("lfence") || S.contains("fence r,r"))
     return OrdLL;
-  if (S.contains("dmb ish"))
+  if (S.contains("dmb ish")) // neither ld nor st: both
     return OrdFull;
   return 0;
 }

@@ -165,14 +165,18 @@ void MacroIndex::scanSkipped(StringRef Text) {
         It->second &= Bits; // the weakest architecture's barrier
     }
   };
-  std::string Line;
+  std::string Line; // a logical line continued with backslashes, so far
   while (!Text.empty()) {
     auto [L, Rest] = Text.split('\n');
     Text = Rest;
     L = L.rtrim("\r");
-    if (L.ends_with("\\")) { // a continued line
+    if (L.ends_with("\\")) {
       Line += L.drop_back();
       Line += ' ';
+      continue;
+    }
+    if (Line.empty()) { // most lines: no copy
+      Define(L);
       continue;
     }
     Line += L;
