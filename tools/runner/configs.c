@@ -44,17 +44,21 @@ static int has_arg(const job_t *j, const char *a) {
   return 0;
 }
 
+/* Does another configuration of g lack c's argument a? */
+static int distinct_arg(const config_group *g, const job_t *c, const char *a) {
+  for (size_t k = 0; k < g->n; k++)
+    if (g->v[k] != c && !has_arg(g->v[k], a))
+      return 1;
+  return 0;
+}
+
 /* "-DLATENCY -O3": c's arguments that another configuration of g lacks, or
  * where it runs when the arguments are the same. */
 static char *distinct_flags(const config_group *g, const job_t *c) {
   strvec parts = {0};
-  for (size_t i = 0; i < c->args.n; i++) {
-    int shared = 1;
-    for (size_t k = 0; k < g->n && shared; k++)
-      shared = g->v[k] == c || has_arg(g->v[k], c->args.v[i]);
-    if (!shared)
+  for (size_t i = 0; i < c->args.n; i++)
+    if (distinct_arg(g, c, c->args.v[i]))
       sv_push_own(&parts, xasprintf("'%s'", c->args.v[i]));
-  }
   if (!parts.n)
     return xasprintf("the command run in '%s'", c->directory);
   size_t len = 1;
@@ -104,13 +108,9 @@ static char *config_list(const config_group *g, const finding_t *f, int found) {
  * configuration of g has, and where it runs. */
 static json_t *config_json(const config_group *g, const job_t *c) {
   json_t *args = json_array();
-  for (size_t i = 0; i < c->args.n; i++) {
-    int shared = 1;
-    for (size_t k = 0; k < g->n && shared; k++)
-      shared = g->v[k] == c || has_arg(g->v[k], c->args.v[i]);
-    if (!shared)
+  for (size_t i = 0; i < c->args.n; i++)
+    if (distinct_arg(g, c, c->args.v[i]))
       json_array_append_new(args, json_string(c->args.v[i]));
-  }
   return json_pack("{s:o, s:s}", "arguments", args, "directory", c->directory);
 }
 
@@ -130,9 +130,7 @@ static void add_note(finding_t *f, const config_group *g, size_t in) {
   char *yes = config_list(g, f, 1), *no = config_list(g, f, 0);
   f->notes = xrealloc(f->notes, (f->n_notes + 1) * sizeof *f->notes);
   note_t *n = &f->notes[f->n_notes++];
-  n->loc = f->loc;
-  n->loc.file = xstrdup(f->loc.file);
-  n->loc.abs = xstrdup(f->loc.abs);
+  n->loc = loc_dup(&f->loc);
   n->message = xasprintf("only in %zu of the %zu configurations of '%s' analysed: found %s; "
                          "not %s",
                          in, g->n, g->v[0]->display, yes, no);

@@ -27,6 +27,13 @@ void loc_free(loc_t *l) {
   l->file = l->abs = NULL;
 }
 
+loc_t loc_dup(const loc_t *l) {
+  loc_t c = *l;
+  c.file = xstrdup(l->file);
+  c.abs = xstrdup(l->abs);
+  return c;
+}
+
 void finding_free(finding_t *f) {
   if (!f)
     return;
@@ -199,9 +206,7 @@ static void add_missing_notes(finding_t *f, const finding_t *other) {
       continue;
     f->notes = xrealloc(f->notes, (f->n_notes + 1) * sizeof *f->notes);
     note_t *c = &f->notes[f->n_notes++];
-    c->loc = n->loc;
-    c->loc.file = xstrdup(n->loc.file);
-    c->loc.abs = xstrdup(n->loc.abs);
+    c->loc = loc_dup(&n->loc);
     c->message = xstrdup(n->message);
   }
 }

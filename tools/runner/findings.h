@@ -49,6 +49,7 @@ typedef struct {
 
 void loc_set(loc_t *l, const char *dir, const char *name, unsigned line, unsigned col);
 void loc_free(loc_t *l);
+loc_t loc_dup(const loc_t *l); /* a copy that owns its strings */
 void finding_free(finding_t *f);
 void fv_push(findvec *fv, finding_t *f);
 void fv_free(findvec *fv); /* frees the findings too */
