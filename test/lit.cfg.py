@@ -83,6 +83,9 @@ except (OSError, subprocess.SubprocessError):
     pass
 if os.path.exists("/usr/include/ck_sequence.h"):
     config.available_features.add("ck-headers")
+# The kernel's user-space ABI headers (linux-libc-dev).
+if os.path.exists("/usr/include/linux/perf_event.h"):
+    config.available_features.add("linux-uapi-headers")
 
 # The real-world quick runs (test/tools/real-world-quick.test) fetch Debian
 # source packages and install their build dependencies: opt-in.

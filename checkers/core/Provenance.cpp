@@ -7,6 +7,7 @@
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <optional>
 
@@ -177,6 +178,10 @@ private:
 
 SharedMemory::SharedMemory(ASTContext &Ctx, const ApiModel &Model)
     : Ctx(Ctx), Model(Model) {
+  // User space (no __KERNEL__): the kernel's user-space ABI structures are
+  // laid out in memory the kernel shares (perf's mmap page, rseq).
+  auto K = Ctx.Idents.find("__KERNEL__");
+  UserSpace = K == Ctx.Idents.end() || !K->getValue()->hasMacroDefinition();
   // Nothing to learn in a TU that declares none of the allocators (most
   // of them): no walk at all.
   const TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
@@ -256,10 +261,35 @@ void SharedMemory::addRecord(QualType Pointee, const Source &S, unsigned Depth) 
     addRecord(F->getType(), S, Depth + 1);
 }
 
+/// Is RD declared in a header of the kernel's user-space ABI (a kernel
+/// tree's include/uapi/, or the installed /usr/include/linux/)?
+static bool uapiRecord(const RecordDecl *RD, const SourceManager &SM) {
+  StringRef File = SM.getFilename(SM.getSpellingLoc(RD->getLocation()));
+  return File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/");
+}
+
+const SharedMemory::Source *SharedMemory::uapiSource(const FieldDecl *F) const {
+  if (!UserSpace || F->getType()->isPointerType())
+    return nullptr;
+  const RecordDecl *RD = F->getParent();
+  while (RD->isAnonymousStructOrUnion() && isa<RecordDecl>(RD->getParent()))
+    RD = cast<RecordDecl>(RD->getParent());
+  auto [It, New] = Uapi.try_emplace(RD);
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (New && uapiRecord(RD, SM))
+    It->second = Source{Sharing::Process, "",
+                        llvm::sys::path::filename(
+                            SM.getFilename(SM.getSpellingLoc(RD->getLocation())))
+                            .str()};
+  return It->second ? &*It->second : nullptr;
+}
+
 const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
   if (const auto *F = dyn_cast_or_null<FieldDecl>(K.Field)) {
     if (auto It = Records.find(F->getParent()); It != Records.end())
       return &It->second;
+    if (const Source *S = uapiSource(F))
+      return S;
     // The target of a pointer member: `*(sq->ktail)`, `sq->array[]`.
     StringRef Text = K.Text;
     if (F->getType()->isPointerType() && (Text.starts_with("*(") || Text.ends_with("]")))
@@ -274,6 +304,9 @@ const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
 }
 
 bool SharedMemory::touches(const MemberExpr *ME) const {
+  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      F && UserSpace && uapiSource(F))
+    return true;
   if (empty())
     return false;
   if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
@@ -291,6 +324,9 @@ bool SharedMemory::deviceRecordField(const ValueDecl *Field) const {
 }
 
 std::string SharedMemory::describe(const Source &S) {
+  if (S.Api.empty())
+    return "a structure of the kernel's user-space ABI ('" + S.Fn +
+           "'): the kernel reads and writes the memory it lays out";
   std::string Out = "memory from " + S.Api + "() in '" + S.Fn + "'";
   Out += S.Kind == Sharing::Device ? ": the device reads and writes it"
                                    : ": another process maps it";

@@ -30,6 +30,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -69,6 +70,12 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Source> Pointers; // fields, globals
   llvm::DenseMap<const clang::FunctionDecl *, Source> Returns;
   llvm::DenseMap<const clang::FunctionDecl *, std::optional<Source>> Wrappers;
+  /// A field of a record of the kernel's user-space ABI, in user space.
+  const Source *uapiSource(const clang::FieldDecl *F) const;
+  /// Records of the kernel's user-space ABI, as looked up (user space only).
+  bool UserSpace = false;
+  /// (A std::map: of() hands out pointers into it while it grows.)
+  mutable std::map<const clang::RecordDecl *, std::optional<Source>> Uapi;
 };
 
 } // namespace seqlint
