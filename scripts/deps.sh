@@ -18,7 +18,7 @@ fi
 
 PKGS="clang-19 llvm-19-dev libclang-19-dev llvm-19-tools clang-tidy-19 libclang-rt-19-dev
 clang-22 llvm-22-dev libclang-22-dev llvm-22-tools clang-tidy-22 libclang-rt-22-dev
-cmake ninja-build python3 gcc binutils pkg-config libjansson-dev dpkg-dev
+cmake ninja-build python3 gcc binutils pkg-config libjansson-dev dpkg-dev linux-libc-dev
 qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu gcc-powerpc64le-linux-gnu
 gcc-arm-linux-gnueabihf libc6-dev-arm64-cross libc6-dev-riscv64-cross libck-dev libdpdk-dev
 libc6-dev-ppc64el-cross libc6-dev-armhf-cross
