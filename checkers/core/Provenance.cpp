@@ -1,8 +1,10 @@
 //===- Provenance.cpp - memory another agent sees -------------------------===//
 #include "core/Provenance.h"
+#include "core/Fresh.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/SourceManager.h"
@@ -268,6 +270,60 @@ static bool uapiRecord(const RecordDecl *RD, const SourceManager &SM) {
   return File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/");
 }
 
+namespace {
+/// What privateRecord() looks for in the main file.
+class PrivateFinder : public RecursiveASTVisitor<PrivateFinder> {
+public:
+  PrivateFinder(const ApiModel &Model, DenseSet<const RecordDecl *> &Out)
+      : Model(Model), Out(Out) {}
+  bool VisitVarDecl(VarDecl *V) {
+    add(V->getType());
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl *F) {
+    add(F->getType()); // a member by value lives where its holder does
+    return true;
+  }
+  bool VisitCastExpr(CastExpr *C) {
+    const auto *Call = dyn_cast<CallExpr>(C->getSubExpr()->IgnoreParens());
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || !Callee->getIdentifier() || !isAllocatorName(Callee->getName()))
+      return true;
+    if (const ApiEntry *E = Model.lookup(Callee->getName()); E && E->Shares != Sharing::None)
+      return true; // shared memory is the point
+    if (const auto *PT = C->getType()->getAs<PointerType>())
+      add(PT->getPointeeType());
+    return true;
+  }
+
+private:
+  void add(QualType T) {
+    if (T.isNull())
+      return;
+    if (const Type *B = T->getBaseElementTypeUnsafe())
+      if (const RecordDecl *RD = B->getAsRecordDecl())
+        if (const RecordDecl *Def = RD->getDefinition())
+          Out.insert(Def);
+  }
+  const ApiModel &Model;
+  DenseSet<const RecordDecl *> &Out;
+};
+} // namespace
+
+bool SharedMemory::privateRecord(const RecordDecl *RD) const {
+  if (!Private) {
+    Private.emplace();
+    // The main file's declarations only: a header's inline helpers say
+    // nothing of how this program keeps the record.
+    const SourceManager &SM = Ctx.getSourceManager();
+    PrivateFinder PF(Model, *Private);
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+        PF.TraverseDecl(D);
+  }
+  return Private->contains(RD);
+}
+
 const SharedMemory::Source *SharedMemory::uapiSource(const FieldDecl *F) const {
   if (!UserSpace || F->getType()->isPointerType())
     return nullptr;
@@ -276,7 +332,11 @@ const SharedMemory::Source *SharedMemory::uapiSource(const FieldDecl *F) const {
     RD = cast<RecordDecl>(RD->getParent());
   auto [It, New] = Uapi.try_emplace(RD);
   const SourceManager &SM = Ctx.getSourceManager();
-  if (New && uapiRecord(RD, SM))
+  // A uapi record is an ioctl's argument or a wire format as often as
+  // mapped memory (struct kvm_irq_routing is calloc()ed and handed to
+  // KVM_SET_GSI_ROUTING): a file that keeps one in its own memory shows
+  // which it is.
+  if (New && uapiRecord(RD, SM) && !privateRecord(RD->getDefinition()))
     It->second = Source{Sharing::Process, "",
                         llvm::sys::path::filename(
                             SM.getFilename(SM.getSpellingLoc(RD->getLocation())))

@@ -29,6 +29,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <optional>
@@ -76,6 +77,11 @@ private:
   bool UserSpace = false;
   /// (A std::map: of() hands out pointers into it while it grows.)
   mutable std::map<const clang::RecordDecl *, std::optional<Source>> Uapi;
+  /// Records the main file keeps in its own memory: an object of the type
+  /// (a variable, a parameter by value), or a private allocator's result
+  /// converted to a pointer to it; computed when first needed.
+  mutable std::optional<llvm::DenseSet<const clang::RecordDecl *>> Private;
+  bool privateRecord(const clang::RecordDecl *RD) const;
 };
 
 } // namespace seqlint

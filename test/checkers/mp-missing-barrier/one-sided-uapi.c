@@ -9,8 +9,10 @@
  * value should issue an smp_rmb(), after reading this value") and its
  * record loads before the store of data_tail. Written for seqlint.
  */
+#include <linux/kvm.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct reader { struct perf_event_mmap_page *pc; char *data; uint64_t mask; };
@@ -47,4 +49,28 @@ uint64_t drain_ok(struct reader *r, void (*emit)(const void *, size_t))
 	}
 	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 	return n;
+}
+
+/*
+ * Not shared: a uapi structure that is an ioctl's argument. The table is
+ * calloc()ed here, filled slot by slot with the count stepped after each
+ * entry, and handed to KVM_SET_GSI_ROUTING, which copies it (the shape of
+ * the KVM selftests' routing helpers). A file that keeps the record in its
+ * own memory shows it is not a ring the kernel reads concurrently.
+ */
+struct kvm_irq_routing *routes_new(unsigned max)
+{
+	return calloc(1, sizeof(struct kvm_irq_routing) +
+			 max * sizeof(struct kvm_irq_routing_entry));
+}
+
+void routes_add(struct kvm_irq_routing *r, unsigned gsi, unsigned pin)
+{
+	unsigned i = r->nr;
+
+	r->entries[i].gsi = gsi;
+	r->entries[i].type = KVM_IRQ_ROUTING_IRQCHIP;
+	r->entries[i].u.irqchip.irqchip = 0;
+	r->entries[i].u.irqchip.pin = pin;
+	r->nr++;
 }
