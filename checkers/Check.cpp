@@ -49,46 +49,23 @@ bool Check::declaresFunction(StringRef Name) const {
   return false;
 }
 
-const ApiFamily &Check::family() const {
+const Dialect &Check::family() const {
   if (FamilyCache)
     return *FamilyCache;
   const MacroIndex &M = *Ctx->Macros;
-  ApiFamily F;
-  auto Has = [&](StringRef N) { return M.isDefined(N) || declaresFunction(N); };
-  if (Has("qatomic_store_release")) { // QEMU (also defines smp_wmb)
-    F = {"smp_wmb();", "smp_rmb();", "smp_mb()", "qatomic_store_release()",
-         "qatomic_load_acquire()", "", ""};
-  } else if (M.isDefined("smp_wmb")) { // Linux
-    F = {"smp_wmb();", "smp_rmb();", "smp_mb()", "smp_store_release()",
-         "smp_load_acquire()", "", ""};
-  } else if (Has("io_uring_smp_store_release")) { // liburing (C11 underneath)
-    F = {"atomic_thread_fence(memory_order_release);",
-         "atomic_thread_fence(memory_order_acquire);", "io_uring_smp_mb()",
-         "io_uring_smp_store_release()", "io_uring_smp_load_acquire()", "", ""};
-  } else if (Has("ck_pr_fence_store")) { // Concurrency Kit: fences only
-    F = {"ck_pr_fence_store();", "ck_pr_fence_load();", "ck_pr_fence_memory()", "", "",
-         "ck_pr_fence_release()", "ck_pr_fence_acquire()"};
-  } else if (Has("rte_smp_wmb")) { // DPDK
-    bool Std = Has("rte_atomic_store_explicit");
-    F = {"rte_smp_wmb();", "rte_smp_rmb();", "rte_smp_mb()",
-         Std ? "rte_atomic_store_explicit(..., rte_memory_order_release)"
-             : "__atomic_store_n(..., __ATOMIC_RELEASE)",
-         Std ? "rte_atomic_load_explicit(..., rte_memory_order_acquire)"
-             : "__atomic_load_n(..., __ATOMIC_ACQUIRE)",
-         "", ""};
-  } else if (M.isDefined("seqlint_smp_wmb")) { // seqlint's runtime
-    F = {"seqlint_smp_wmb();", "seqlint_smp_rmb();", "seqlint_smp_mb()",
-         "atomic_store_explicit(..., memory_order_release)",
-         "atomic_load_explicit(..., memory_order_acquire)", "", ""};
-  } else if (Has("pg_write_barrier")) { // PostgreSQL: barriers only
-    F = {"pg_write_barrier();", "pg_read_barrier();", "pg_memory_barrier()", "", "",
-         "pg_memory_barrier()", "pg_read_barrier()"};
-  } else { // C11
-    F = {"atomic_thread_fence(memory_order_release);",
-         "atomic_thread_fence(memory_order_acquire);",
-         "atomic_thread_fence(memory_order_seq_cst)",
-         "atomic_store_explicit(..., memory_order_release)",
-         "atomic_load_explicit(..., memory_order_acquire)", "", ""};
+  const ApiModel &Model = M.model();
+  auto Defined = [&](StringRef N, bool MacroOnly) {
+    return M.isDefined(N) || (!MacroOnly && declaresFunction(N));
+  };
+  const DialectRule *Rule = nullptr;
+  for (const DialectRule &R : Model.dialects())
+    if (llvm::all_of(R.Markers, [&](StringRef N) { return Defined(N, R.MacroOnly); })) {
+      Rule = &R;
+      break;
+    }
+  Dialect F = Rule ? Rule->Spelling : Model.c11Dialect();
+  llvm::SmallVector<std::string *, 5> Taken;
+  if (!Rule) {
     // ... unless the project defines its own write and read barriers per
     // architecture (libbpf_smp_wmb()/libbpf_smp_rmb(): the skipped arm64
     // branch says `dmb ishst`/`dmb ishld`). Not its full barrier: one that
@@ -114,7 +91,30 @@ const ApiFamily &Check::family() const {
     if (!Rmb.empty())
       F.Rmb = Rmb;
   }
-  FamilyCache = std::make_unique<ApiFamily>(std::move(F));
+  // The project's own ordering APIs (.seqlint.yaml), when the TU has them,
+  // are what its fix-its should say; the first one the file names wins.
+  for (const std::string &N : Model.userNames()) {
+    const ApiEntry *E = Model.lookup(N);
+    if (!E || !Defined(N, false))
+      continue;
+    auto Take = [&](std::string &Into, std::string Spelling) {
+      if (!llvm::is_contained(Taken, &Into)) {
+        Into = std::move(Spelling);
+        Taken.push_back(&Into);
+      }
+    };
+    if (E->R == Role::Barrier && E->Barrier == BarrierKind::Write)
+      Take(F.Wmb, N + "();");
+    else if (E->R == Role::Barrier && E->Barrier == BarrierKind::Read)
+      Take(F.Rmb, N + "();");
+    else if (E->R == Role::Barrier && E->Barrier == BarrierKind::Full)
+      Take(F.Mb, N + "()");
+    else if (E->R == Role::Store && E->Ord == Order::Release)
+      Take(F.Release, N + "()");
+    else if (E->R == Role::Load && E->Ord == Order::Acquire)
+      Take(F.Acquire, N + "()");
+  }
+  FamilyCache = std::make_unique<Dialect>(std::move(F));
   return *FamilyCache;
 }
 
@@ -123,7 +123,7 @@ std::string Check::writeBarrierSpelling() const { return family().Wmb; }
 std::string Check::readBarrierSpelling() const { return family().Rmb; }
 
 std::string Check::releaseAdvice(StringRef Store) const {
-  const ApiFamily &F = family();
+  const Dialect &F = family();
   if (!F.Release.empty())
     return "use " + F.Release + " for " + Store.str();
   return "put " + F.ReleaseFence + " before " + Store.str();

@@ -43,16 +43,6 @@ enum class CheckScope {
   AllFunctions,   // every function with a body in user code
 };
 
-/// How a code base spells its ordering operations (Check::family()).
-struct ApiFamily {
-  std::string Wmb, Rmb;      // statements: "smp_wmb();"
-  std::string Mb;            // "smp_mb()"
-  std::string Release;       // a release store, "" if the family has none
-  std::string Acquire;       // an acquire load, "" if none
-  std::string ReleaseFence;  // then: the fence to put before the store
-  std::string AcquireFence;  // and after the load
-};
-
 class Check : public SectionObserver {
 public:
   explicit Check(llvm::StringRef Name) : Name(Name.str()) {}
@@ -87,11 +77,10 @@ protected:
   /// The ordering APIs of the code base's family (Linux, QEMU, liburing,
   /// Concurrency Kit, DPDK, PostgreSQL, seqlint's runtime, C11), chosen
   /// from what the TU declares, for fix-its and messages.
-  const ApiFamily &family() const;
-  /// The family's full barrier; for a device on the other side in kernel
-  /// code, mb(), which smp_mb() is not on a uniprocessor build.
+  const Dialect &family() const;
+  /// The family's full barrier, against another CPU or (Device) a device.
   std::string fullBarrier(bool Device) const {
-    return Device && family().Mb == "smp_mb()" ? "mb()" : family().Mb;
+    return Device && !family().DeviceMb.empty() ? family().DeviceMb : family().Mb;
   }
   /// "use smp_store_release() for <Store>", or, in a family without a
   /// release store, "put ck_pr_fence_release() before <Store>".
@@ -121,7 +110,7 @@ protected:
   CheckContext *Ctx = nullptr;
 
 private:
-  mutable std::unique_ptr<ApiFamily> FamilyCache; // per TU
+  mutable std::unique_ptr<Dialect> FamilyCache; // per TU
   const clang::Stmt *statementOf(const FunctionTrace &T, const clang::Stmt *S) const;
   std::string indentOf(clang::SourceLocation L) const;
   std::string Name;

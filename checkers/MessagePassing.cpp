@@ -37,7 +37,7 @@ void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
 
 MpSpellings MessagePassingCheck::fixSpellings() const {
   MpSpellings S;
-  const ApiFamily &F = family();
+  const Dialect &F = family();
   S.Wmb = F.Wmb; // "smp_wmb();"
   S.Rmb = F.Rmb;
   S.Wmb.pop_back();

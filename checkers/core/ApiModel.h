@@ -10,9 +10,14 @@
 #ifndef SEQLINT_CORE_APIMODEL_H
 #define SEQLINT_CORE_APIMODEL_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace seqlint {
 
@@ -91,6 +96,28 @@ struct ApiEntry {
   int SharedFlagsArg = -1;
 };
 
+/// How a code base spells its ordering operations, for the fix-its and
+/// messages of a TU: the dialect of the API family the TU uses.
+struct Dialect {
+  std::string Wmb, Rmb;     // statements: "smp_wmb();"
+  std::string Mb;           // "smp_mb()"
+  std::string Release;      // a release store, "" if the family has none
+  std::string Acquire;      // an acquire load, "" if none
+  std::string ReleaseFence; // then: the fence to put before the store
+  std::string AcquireFence; // and after the load
+  /// The full barrier against a device on the other side, "" if Mb is it
+  /// (the kernel's smp_mb() is no barrier on a uniprocessor build: mb()).
+  std::string DeviceMb;
+};
+
+/// A row of the dialect table: a TU that defines every one of Markers (as a
+/// macro, or, unless MacroOnly, declares it as a function) speaks Spelling.
+struct DialectRule {
+  llvm::SmallVector<llvm::StringLiteral, 2> Markers;
+  bool MacroOnly = false;
+  Dialect Spelling;
+};
+
 class ApiModel {
 public:
   ApiModel();
@@ -102,13 +129,29 @@ public:
   /// True if a header of this file name implements an API (seqlock.h …).
   bool isApiHeader(llvm::StringRef FileName) const;
   /// Adds (or replaces) a user API from .seqlint.yaml.
-  void addUser(llvm::StringRef Name, ApiEntry E) { Entries[Name] = E; }
+  void addUser(llvm::StringRef Name, ApiEntry E) {
+    Entries[Name] = E;
+    if (!llvm::is_contained(UserNames, Name))
+      UserNames.push_back(Name.str());
+  }
+  /// The names .seqlint.yaml added, in the order the file gives them: a
+  /// project's own barriers, which its fix-its then spell.
+  llvm::ArrayRef<std::string> userNames() const { return UserNames; }
   /// Names of every known macro (for the preprocessor index).
   const llvm::StringMap<ApiEntry> &entries() const { return Entries; }
+  /// The dialects, most specific first (QEMU also defines smp_wmb(), DPDK
+  /// with rte_atomic_store_explicit() is a newer DPDK), and the one of a TU
+  /// that matches none of them: C11's.
+  llvm::ArrayRef<DialectRule> dialects() const { return Dialects; }
+  const Dialect &c11Dialect() const { return C11; }
 
 private:
   void add(llvm::StringRef Name, ApiEntry E) { Entries[Name] = E; }
   llvm::StringMap<ApiEntry> Entries;
+  std::vector<std::string> UserNames;
+  std::vector<DialectRule> Dialects;
+  Dialect C11;
+  void addDialects();
 };
 
 const ApiModel &getApiModel();
