@@ -59,7 +59,20 @@ enum class Order : unsigned char {
 };
 
 /// Which API family an entry comes from; used for fix-it spelling and docs.
-enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc, Postgres };
+/// (Liburing: io_uring_smp_*() are C11 underneath; only its dialect has it.)
+enum class Family : unsigned char {
+  Linux,
+  QEMU,
+  DPDK,
+  CK,
+  C11,
+  GNU,
+  Runtime,
+  Posix,
+  Libc,
+  Postgres,
+  Liburing,
+};
 
 /// What a call keeps out of the current CPU from here on (or, with
 /// ExcludeEnds, stops keeping out): preemption, softirqs (bottom halves),
@@ -113,6 +126,7 @@ struct Dialect {
 /// A row of the dialect table: a TU that defines every one of Markers (as a
 /// macro, or, unless MacroOnly, declares it as a function) speaks Spelling.
 struct DialectRule {
+  Family F;
   llvm::SmallVector<llvm::StringLiteral, 2> Markers;
   bool MacroOnly = false;
   Dialect Spelling;
