@@ -113,6 +113,17 @@ def held_out_flags(path, subst):
     return flags
 
 
+# First of a file's flags when it is compiled without test/Inputs/kernel.
+NO_STUBS = "--no-kernel-stubs"
+
+
+def stub_includes(args, flags):
+    """(-I test/Inputs/kernel unless the file opts out, the other flags)."""
+    if flags[:1] == [NO_STUBS]:
+        return [], flags[1:]
+    return ["-I" + os.path.join(args.inputs, "kernel")], flags
+
+
 def plugin_flags(cmd, subst):
     """The flags of one RUN command that matter to the findings, or
     (None, reason) when the command is not a plain -fsyntax-only run of the
@@ -126,10 +137,15 @@ def plugin_flags(cmd, subst):
         toks = shlex.split(head)
     except ValueError:
         return None, "unparsable RUN line"
+    # `%clang -fplugin=%plugin`: a file that must not see the kernel stubs
+    # of test/Inputs/kernel (it includes the system's <linux/...> headers).
+    own = toks[:2] == ["%clang", "-fplugin=%plugin"]
+    if own:
+        toks = ["%clang_plugin"] + toks[2:]
     if "%clang_plugin" not in toks or "-fsyntax-only" not in toks or "%s" not in toks:
         return None, "not '%clang_plugin -fsyntax-only ... %s'"
     toks = toks[toks.index("%clang_plugin") + 1:]
-    flags, i = [], 0
+    flags, i = ([NO_STUBS] if own else []), 0
     while i < len(toks):
         t = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
@@ -185,6 +201,8 @@ def features(clang, subst):
         feats.add("dpdk-headers")
     if os.path.exists("/usr/include/ck_sequence.h"):
         feats.add("ck-headers")
+    if os.path.exists("/usr/include/linux/perf_event.h"):
+        feats.add("linux-uapi-headers")
     try:
         out = subprocess.run([clang, "--version"], stdout=subprocess.PIPE,
                              universal_newlines=True).stdout
@@ -201,8 +219,9 @@ def features(clang, subst):
 def compile_findings(args, path, flags, include_dir):
     """(findings, errors) of the plugin on path: findings a set of (check,
     line) in path itself; errors the compiler errors that are not findings."""
-    cmd = ([args.clang, "-fsyntax-only", "-fplugin=" + args.plugin,
-            "-I" + os.path.join(args.inputs, "kernel"), "-iquote", include_dir]
+    stubs, flags = stub_includes(args, flags)
+    cmd = ([args.clang, "-fsyntax-only", "-fplugin=" + args.plugin]
+           + stubs + ["-iquote", include_dir]
            + flags + ["-fno-color-diagnostics", path])
     if args.verbose:
         print("+ " + " ".join(shlex.quote(c) for c in cmd), file=sys.stderr)
@@ -226,10 +245,11 @@ def make_variant(args, rewrite, path, flags, out):
     of 'ok', 'n/a', 'broken'."""
     if rewrite == "fake":
         return fake_variant(args.fake_rewrite, path, out)
+    stubs, flags = stub_includes(args, flags)
     meta_flags = [f for f in flags if not f.startswith(("-fplugin-arg", "-W", "-w"))]
     meta_flags = drop_plugin_xclang(meta_flags)
-    cmd = ([args.metamorph, "--rewrite=" + rewrite, "-o", out, path, "--",
-            "-I" + os.path.join(args.inputs, "kernel")] + meta_flags)
+    cmd = ([args.metamorph, "--rewrite=" + rewrite, "-o", out, path, "--"]
+           + stubs + meta_flags)
     if args.verbose:
         print("+ " + " ".join(shlex.quote(c) for c in cmd), file=sys.stderr)
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
