@@ -63,7 +63,7 @@ files=$(find "$workdir/results" -name '*.rc' | wc -l)
 crashes=$({ grep -l -E "PLEASE submit a bug report|Stack dump" "$workdir"/results/*.stderr 2>/dev/null || true; } | wc -l)
 failed=$({ grep -L '^0$' "$workdir"/results/*.rc || true; } | wc -l)
 grep -h -E "warning: .*\[seqlint-" "$workdir"/results/*.stderr 2>/dev/null |
-	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]$/\1\t\2\t\3\t\5\t\4/' |
+	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]( \[-W[^]]*\])?$/\1\t\2\t\3\t\5\t\4/' |
 	sed "s|$examples/||" >"$workdir/findings.tsv" || true
 echo "files analysed: $files"
 echo "clang crashed:  $crashes"

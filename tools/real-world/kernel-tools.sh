@@ -9,9 +9,10 @@
 # headers; clang's errors are counted, not seqlint's). Opt-in; not part of
 # the default test suite.
 #
-# Usage: tools/real-world/kernel-tools.sh [--workdir DIR] [--source DIR] --run PLUGIN.so [-j N]
+# Usage: tools/real-world/kernel-tools.sh [--workdir DIR] [--source DIR] [--clang CLANG] --run PLUGIN.so [-j N]
 # --source: the unpacked Linux tree (default: the one kernel.sh set up,
-# <workdir>/linux-6.12). Prints files, files that did not compile, crashes
+# <workdir>/linux-6.12); --clang: the clang the plugin was built for
+# (default clang-19). Prints files, files that did not compile, crashes
 # and findings per check; writes <workdir>/tools-results/ and
 # <workdir>/tools-findings.tsv.
 # Environment: SEQLINT_PLUGIN_ARGS (e.g. -fplugin-arg-seqlint-checks=*).
@@ -20,15 +21,17 @@ set -euo pipefail
 
 workdir=/var/tmp/seqlint-kernel
 source_dir=""
+clang=clang-19
 plugin=""
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--workdir) workdir=$2; shift 2 ;;
 	--source) source_dir=$2; shift 2 ;;
+	--clang) clang=$2; shift 2 ;;
 	--run) plugin=$(readlink -f "$2"); shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) echo "kernel-tools.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -41,7 +44,7 @@ if [ ! -d "$source_dir/tools/lib/perf" ]; then
 	echo "kernel-tools.sh: no Linux tree at $source_dir (run tools/real-world/kernel.sh first, or give --source)" >&2
 	exit 2
 fi
-command -v clang-19 >/dev/null || { echo "kernel-tools.sh: clang-19 not found" >&2; exit 2; }
+command -v "$clang" >/dev/null || { echo "kernel-tools.sh: $clang not found" >&2; exit 2; }
 
 cd "$source_dir"
 results=$workdir/tools-results
@@ -59,13 +62,13 @@ ls tools/lib/perf/*.c tools/lib/bpf/*.c tools/lib/api/*/*.c \
 	tools/testing/selftests/x86/*.c tools/virtio/*.c 2>/dev/null | sort >"$results/files.txt" || true
 [ -s "$results/files.txt" ] || { echo "kernel-tools.sh: no tools/ sources under $source_dir" >&2; exit 2; }
 
-export plugin results SEQLINT_PLUGIN_ARGS
+export clang plugin results SEQLINT_PLUGIN_ARGS
 analyse() {
 	local f=$1 out
 	out="$results/${f//\//_}"
 	# No -w: the plugin honours it; -Wno-everything hides clang's own only.
 	# shellcheck disable=SC2086
-	clang-19 -fsyntax-only -fplugin="$plugin" -fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} \
+	"$clang" -fsyntax-only -fplugin="$plugin" -fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} \
 		-D_GNU_SOURCE -Itools/include -Itools/include/uapi -Itools/arch/x86/include \
 		-Itools/arch/x86/include/uapi -Itools/lib/perf/include -Itools/lib -Itools/lib/bpf \
 		-Itools/perf/util -Itools/perf -Itools/perf/include -Itools/testing/selftests \
@@ -81,7 +84,7 @@ files=$(find "$results" -name '*.rc' | wc -l)
 crashes=$({ grep -l -E "PLEASE submit a bug report|Stack dump" "$results"/*.stderr 2>/dev/null || true; } | wc -l)
 failed=$({ grep -L '^0$' "$results"/*.rc || true; } | wc -l)
 grep -h -E "warning: .*\[seqlint-" "$results"/*.stderr 2>/dev/null |
-	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]$/\1\t\2\t\3\t\5\t\4/' |
+	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]( \[-W[^]]*\])?$/\1\t\2\t\3\t\5\t\4/' |
 	sort -u >"$workdir/tools-findings.tsv" || true
 echo "files analysed: $files"
 echo "clang crashed:  $crashes"
