@@ -5,7 +5,8 @@ plugin's output byte for byte as it was.
 For every C file of the test suite (test/checkers, test/held-out, or the
 files and directories given), compile it with the plugin as the metamorphic
 harness does (its RUN lines' flags, a held-out case's FLAGS line, -I
-test/Inputs/kernel, -iquote its directory), with every check on
+test/Inputs/kernel unless its RUN line is `%clang -fplugin=%plugin`,
+-iquote its directory), with every check on
 (-fplugin-arg-seqlint-checks=*) and -fplugin-arg-seqlint-dump-events, and
 keep what the compiler prints (stdout, stderr, exit status). Then compare
 with the same for another build of the plugin, or with a saved baseline:
@@ -91,8 +92,9 @@ def runs_of(path, subst, feats):
 
 
 def output_of(clang, plugin, inputs, path, flags):
-    cmd = ([clang, "-fsyntax-only", "-fplugin=" + plugin, "-I" + os.path.join(inputs, "kernel"),
-            "-iquote", os.path.dirname(os.path.abspath(path))]
+    stubs, flags = metamorphic.stub_includes(inputs, flags)
+    cmd = ([clang, "-fsyntax-only", "-fplugin=" + plugin] + stubs
+           + ["-iquote", os.path.dirname(os.path.abspath(path))]
            + flags + ["-fno-color-diagnostics", path])
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        cwd=SRC_ROOT, env=dict(os.environ, LC_ALL="C"))

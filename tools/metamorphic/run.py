@@ -117,11 +117,11 @@ def held_out_flags(path, subst):
 NO_STUBS = "--no-kernel-stubs"
 
 
-def stub_includes(args, flags):
-    """(-I test/Inputs/kernel unless the file opts out, the other flags)."""
+def stub_includes(inputs, flags):
+    """(-I <inputs>/kernel unless the file opts out, the other flags)."""
     if flags[:1] == [NO_STUBS]:
         return [], flags[1:]
-    return ["-I" + os.path.join(args.inputs, "kernel")], flags
+    return ["-I" + os.path.join(inputs, "kernel")], flags
 
 
 def plugin_flags(cmd, subst):
@@ -219,7 +219,7 @@ def features(clang, subst):
 def compile_findings(args, path, flags, include_dir):
     """(findings, errors) of the plugin on path: findings a set of (check,
     line) in path itself; errors the compiler errors that are not findings."""
-    stubs, flags = stub_includes(args, flags)
+    stubs, flags = stub_includes(args.inputs, flags)
     cmd = ([args.clang, "-fsyntax-only", "-fplugin=" + args.plugin]
            + stubs + ["-iquote", include_dir]
            + flags + ["-fno-color-diagnostics", path])
@@ -245,7 +245,7 @@ def make_variant(args, rewrite, path, flags, out):
     of 'ok', 'n/a', 'broken'."""
     if rewrite == "fake":
         return fake_variant(args.fake_rewrite, path, out)
-    stubs, flags = stub_includes(args, flags)
+    stubs, flags = stub_includes(args.inputs, flags)
     meta_flags = [f for f in flags if not f.startswith(("-fplugin-arg", "-W", "-w"))]
     meta_flags = drop_plugin_xclang(meta_flags)
     cmd = ([args.metamorph, "--rewrite=" + rewrite, "-o", out, path, "--"]
