@@ -64,7 +64,6 @@ const Dialect &Check::family() const {
       break;
     }
   Dialect F = Rule ? Rule->Spelling : Model.c11Dialect();
-  llvm::SmallVector<std::string *, 5> Taken;
   if (!Rule) {
     // ... unless the project defines its own write and read barriers per
     // architecture (libbpf_smp_wmb()/libbpf_smp_rmb(): the skipped arm64
@@ -93,16 +92,17 @@ const Dialect &Check::family() const {
   }
   // The project's own ordering APIs (.seqlint.yaml), when the TU has them,
   // are what its fix-its should say; the first one the file names wins.
+  llvm::SmallVector<std::string *, 5> Taken;
+  auto Take = [&](std::string &Into, std::string Spelling) {
+    if (!llvm::is_contained(Taken, &Into)) {
+      Into = std::move(Spelling);
+      Taken.push_back(&Into);
+    }
+  };
   for (const std::string &N : Model.userNames()) {
     const ApiEntry *E = Model.lookup(N);
     if (!E || !Defined(N, false))
       continue;
-    auto Take = [&](std::string &Into, std::string Spelling) {
-      if (!llvm::is_contained(Taken, &Into)) {
-        Into = std::move(Spelling);
-        Taken.push_back(&Into);
-      }
-    };
     if (E->R == Role::Barrier && E->Barrier == BarrierKind::Write)
       Take(F.Wmb, N + "();");
     else if (E->R == Role::Barrier && E->Barrier == BarrierKind::Read)

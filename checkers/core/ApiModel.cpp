@@ -451,36 +451,35 @@ void ApiModel::addDialects() {
   // family from another: QEMU defines smp_wmb() too, liburing's
   // io_uring_smp_*() are C11 underneath, Concurrency Kit and PostgreSQL
   // have fences but no release store.
-  auto Rule = [&](Family F, std::initializer_list<StringLiteral> Markers, bool MacroOnly,
-                  Dialect D) {
-    Dialects.push_back({F, SmallVector<StringLiteral, 2>(Markers), MacroOnly, std::move(D)});
+  auto Rule = [&](std::initializer_list<StringLiteral> Markers, bool MacroOnly, Dialect D) {
+    Dialects.push_back({SmallVector<StringLiteral, 2>(Markers), MacroOnly, std::move(D)});
   };
-  Rule(Family::QEMU, {"qatomic_store_release"}, false,
+  Rule({"qatomic_store_release"}, false,
        {"smp_wmb();", "smp_rmb();", "smp_mb()", "qatomic_store_release()",
         "qatomic_load_acquire()", "", "", ""});
-  Rule(Family::Linux, {"smp_wmb"}, true,
+  Rule({"smp_wmb"}, true,
        {"smp_wmb();", "smp_rmb();", "smp_mb()", "smp_store_release()",
         "smp_load_acquire()", "", "", "mb()"});
-  Rule(Family::Liburing, {"io_uring_smp_store_release"}, false,
+  Rule({"io_uring_smp_store_release"}, false,
        {"atomic_thread_fence(memory_order_release);",
         "atomic_thread_fence(memory_order_acquire);", "io_uring_smp_mb()",
         "io_uring_smp_store_release()", "io_uring_smp_load_acquire()", "", "", ""});
-  Rule(Family::CK, {"ck_pr_fence_store"}, false,
+  Rule({"ck_pr_fence_store"}, false,
        {"ck_pr_fence_store();", "ck_pr_fence_load();", "ck_pr_fence_memory()", "", "",
         "ck_pr_fence_release()", "ck_pr_fence_acquire()", ""});
-  Rule(Family::DPDK, {"rte_smp_wmb", "rte_atomic_store_explicit"}, false,
+  Rule({"rte_smp_wmb", "rte_atomic_store_explicit"}, false,
        {"rte_smp_wmb();", "rte_smp_rmb();", "rte_smp_mb()",
         "rte_atomic_store_explicit(..., rte_memory_order_release)",
         "rte_atomic_load_explicit(..., rte_memory_order_acquire)", "", "", ""});
-  Rule(Family::DPDK, {"rte_smp_wmb"}, false,
+  Rule({"rte_smp_wmb"}, false,
        {"rte_smp_wmb();", "rte_smp_rmb();", "rte_smp_mb()",
         "__atomic_store_n(..., __ATOMIC_RELEASE)", "__atomic_load_n(..., __ATOMIC_ACQUIRE)",
         "", "", ""});
-  Rule(Family::Runtime, {"seqlint_smp_wmb"}, true,
+  Rule({"seqlint_smp_wmb"}, true,
        {"seqlint_smp_wmb();", "seqlint_smp_rmb();", "seqlint_smp_mb()",
         "atomic_store_explicit(..., memory_order_release)",
         "atomic_load_explicit(..., memory_order_acquire)", "", "", ""});
-  Rule(Family::Postgres, {"pg_write_barrier"}, false,
+  Rule({"pg_write_barrier"}, false,
        {"pg_write_barrier();", "pg_read_barrier();", "pg_memory_barrier()", "", "",
         "pg_memory_barrier()", "pg_read_barrier()", ""});
   C11 = {"atomic_thread_fence(memory_order_release);",

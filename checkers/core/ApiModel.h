@@ -59,20 +59,7 @@ enum class Order : unsigned char {
 };
 
 /// Which API family an entry comes from; used for fix-it spelling and docs.
-/// (Liburing: io_uring_smp_*() are C11 underneath; only its dialect has it.)
-enum class Family : unsigned char {
-  Linux,
-  QEMU,
-  DPDK,
-  CK,
-  C11,
-  GNU,
-  Runtime,
-  Posix,
-  Libc,
-  Postgres,
-  Liburing,
-};
+enum class Family : unsigned char { Linux, QEMU, DPDK, CK, C11, GNU, Runtime, Posix, Libc, Postgres };
 
 /// What a call keeps out of the current CPU from here on (or, with
 /// ExcludeEnds, stops keeping out): preemption, softirqs (bottom halves),
@@ -126,7 +113,6 @@ struct Dialect {
 /// A row of the dialect table: a TU that defines every one of Markers (as a
 /// macro, or, unless MacroOnly, declares it as a function) speaks Spelling.
 struct DialectRule {
-  Family F;
   llvm::SmallVector<llvm::StringLiteral, 2> Markers;
   bool MacroOnly = false;
   Dialect Spelling;

@@ -39,8 +39,8 @@ unsigned barrierBits(BarrierKind K) {
 }
 
 unsigned asmBarrierBits(StringRef S) {
-  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb sy") || S.contains("dsb") || S.contains("fence rw,rw") ||
-      S.contains("hwsync") || S.contains("xchg") ||
+  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb sy") ||
+      S.contains("dsb") || S.contains("fence rw,rw") || S.contains("hwsync") || S.contains("xchg") ||
       (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
     return OrdFull;
   if (S.contains("lwsync"))

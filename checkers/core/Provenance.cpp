@@ -263,11 +263,13 @@ void SharedMemory::addRecord(QualType Pointee, const Source &S, unsigned Depth) 
     addRecord(F->getType(), S, Depth + 1);
 }
 
-/// Is RD declared in a header of the kernel's user-space ABI (a kernel
-/// tree's include/uapi/, or the installed /usr/include/linux/)?
-static bool uapiRecord(const RecordDecl *RD, const SourceManager &SM) {
+/// The header of the kernel's user-space ABI (a kernel tree's include/uapi/,
+/// or the installed /usr/include/linux/) that declares RD, "" if none.
+static StringRef uapiHeader(const RecordDecl *RD, const SourceManager &SM) {
   StringRef File = SM.getFilename(SM.getSpellingLoc(RD->getLocation()));
-  return File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/");
+  if (File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/"))
+    return File;
+  return "";
 }
 
 namespace {
@@ -331,17 +333,17 @@ const SharedMemory::Source *SharedMemory::uapiSource(const FieldDecl *F) const {
   while (RD->isAnonymousStructOrUnion() && isa<RecordDecl>(RD->getParent()))
     RD = cast<RecordDecl>(RD->getParent());
   auto [It, New] = Uapi.try_emplace(RD);
-  const SourceManager &SM = Ctx.getSourceManager();
+  if (!New)
+    return It->second ? &*It->second : nullptr;
   // A uapi record is an ioctl's argument or a wire format as often as
   // mapped memory (struct kvm_irq_routing is calloc()ed and handed to
   // KVM_SET_GSI_ROUTING): a file that keeps one in its own memory shows
   // which it is.
-  if (New && uapiRecord(RD, SM) && !privateRecord(RD->getDefinition()))
-    It->second = Source{Sharing::Process, "",
-                        llvm::sys::path::filename(
-                            SM.getFilename(SM.getSpellingLoc(RD->getLocation())))
-                            .str()};
-  return It->second ? &*It->second : nullptr;
+  StringRef Header = uapiHeader(RD, Ctx.getSourceManager());
+  if (Header.empty() || privateRecord(RD))
+    return nullptr;
+  It->second = Source{Sharing::Process, "", llvm::sys::path::filename(Header).str()};
+  return &*It->second;
 }
 
 const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
@@ -364,14 +366,11 @@ const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
 }
 
 bool SharedMemory::touches(const MemberExpr *ME) const {
-  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-      F && UserSpace && uapiSource(F))
+  if (!UserSpace && empty())
+    return false; // most kernel TUs: every member expression comes here
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (F && (uapiSource(F) || Records.count(F->getParent())))
     return true;
-  if (empty())
-    return false;
-  if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
-    if (Records.count(F->getParent()))
-      return true;
   return Pointers.count(ME->getMemberDecl());
 }
 

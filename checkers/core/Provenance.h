@@ -78,8 +78,9 @@ private:
   /// (A std::map: of() hands out pointers into it while it grows.)
   mutable std::map<const clang::RecordDecl *, std::optional<Source>> Uapi;
   /// Records the main file keeps in its own memory: an object of the type
-  /// (a variable, a parameter by value), or a private allocator's result
-  /// converted to a pointer to it; computed when first needed.
+  /// (a variable, a parameter or a member by value), or a private
+  /// allocator's result converted to a pointer to it; computed when first
+  /// needed.
   mutable std::optional<llvm::DenseSet<const clang::RecordDecl *>> Private;
   bool privateRecord(const clang::RecordDecl *RD) const;
 };
