@@ -10,7 +10,10 @@ and kept as first written (test/held-out/README.md):
                              expects the finding
   <prefix>-ok-NN-<slug>.c    tricky correct code: any finding is false
   // FLAGS: ...              optional extra compiler flags (@dpdk@ stands
-                             for `pkg-config --cflags libdpdk`)
+                             for `pkg-config --cflags libdpdk`;
+                             --no-kernel-stubs: user-space code, compiled
+                             without the --include stubs, against the
+                             system's <linux/...> headers)
 
 A bug counts as found when a warning of the expected check is reported on
 the marked line (in the case file), or at the call of a helper with its
@@ -61,9 +64,16 @@ def case_flags(text, dpdk):
     return flags
 
 
+NO_STUBS = "--no-kernel-stubs"
+
+
 def run_case(args, path, flags):
+    stubs = ["-I", args.include]
+    if NO_STUBS in flags:
+        stubs = []
+        flags = [f for f in flags if f != NO_STUBS]
     cmd = [args.clang, "-fsyntax-only", "-Wno-unused", "-fplugin=" + args.plugin,
-           "-fplugin-arg-seqlint-checks=" + args.checks, "-I", args.include] + flags + [path]
+           "-fplugin-arg-seqlint-checks=" + args.checks] + stubs + flags + [path]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     findings, errors = [], []
     base = os.path.realpath(path)
