@@ -15,6 +15,7 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
 
 using namespace clang;
 using namespace llvm;
@@ -2183,6 +2184,198 @@ struct Scan {
     }
   }
 
+  /// The variable an access's object is reached from, seeing an inlined
+  /// helper's pointer parameter as its argument's own root (`p->v` in
+  /// `OPA_store_int(&pbox->flag.value, 1)`: pbox).
+  const VarDecl *objectRoot(const Event &E, const LocationKey &K) const {
+    const VarDecl *V = baseAt(E, K);
+    for (unsigned Depth = 0; V && Depth < 4; ++Depth) {
+      auto It = ArgOf.find(V);
+      if (It == ArgOf.end())
+        break;
+      const VarDecl *R = rootVar(It->second);
+      if (!R || R == V)
+        break;
+      V = R;
+    }
+    return V;
+  }
+  /// Is E a call into the C library (a function declared in a system
+  /// header, with no body here): send(), poll(), ioctl()?
+  bool libraryCall(const Event &E) const {
+    if (E.Kind != EventKind::Call)
+      return false;
+    const auto *CE = dyn_cast_or_null<CallExpr>(E.node());
+    const FunctionDecl *F = CE ? CE->getDirectCallee() : E.Callee;
+    return F && !F->hasBody() && Ctx.getSourceManager().isInSystemHeader(F->getLocation());
+  }
+  /// A call through a function pointer.
+  static bool indirectCall(const Event &E) {
+    const auto *CE = E.Kind == EventKind::Call ? dyn_cast_or_null<CallExpr>(E.node()) : nullptr;
+    return CE && !CE->getDirectCallee() && !E.SideEffect;
+  }
+  /// Where the record a field access K reaches through a pointer lies, when
+  /// another process or the kernel shares it (not a pointer member's
+  /// target, not device memory: descriptors are publish()'s and consume()'s).
+  const SharedMemory::Source *sharedRecord(const LocationKey &K) const {
+    const auto *F = dyn_cast_or_null<FieldDecl>(K.Field);
+    if (!F || F->getType()->isPointerType() || !K.Base || !K.ViaPointer)
+      return nullptr;
+    const SharedMemory::Source *S = Tu.shared(C).of(K);
+    return S && S->Kind != Sharing::Device ? S : nullptr;
+  }
+
+  /// An ownership word: one field of a record that hands the whole record
+  /// from one agent to the other and back (AF_PACKET's tp_status:
+  /// TP_STATUS_USER, then TP_STATUS_KERNEL; an MPI fast box's flag). Its
+  /// owner tests it, reads or fills the rest of the record, and stores it
+  /// to hand the record over:
+  ///  - a plain load tested, then the record read (Consume);
+  ///  - the record filled, then the word stored (Publish);
+  ///  - the record read, then the word stored (Retire).
+  /// The other side is not in the file. It is there by the record's
+  /// provenance (memory the kernel or another process maps), or, for the
+  /// stores, because the function first takes the record by an acquire
+  /// load of the word. Judged when the TU is done (osSupported()): the
+  /// file tests and stores the word, accesses it marked, atomic or ordered
+  /// somewhere, and accesses the record's field only plainly.
+  std::optional<SmallVector<size_t, 8>> AcquireLoads; // Seq positions, when needed
+  void ownerWord(size_t I, std::vector<OsCandidate> &Out) {
+    const Event &W = *Seq[I];
+    const LocationKey *WK = keyOf(W);
+    if (!WK || !WK->Field || !WK->ViaPointer || counter(W) || !integerTarget(W) ||
+        Depth[I] > 0 || (W.Api && W.Api->Mmio))
+      return;
+    // A word of the record itself, not of one element of an array in it
+    // (a per-thread counter slot).
+    if (StringRef(WK->Text).contains("[]"))
+      return;
+    const ValueDecl *Id = osIdentity(*WK);
+    const VarDecl *Root = objectRoot(W, *WK);
+    if (!Id || !Root)
+      return;
+    const SharedMemory::Source *Src = sharedRecord(*WK);
+    bool Load = W.Kind == EventKind::Load;
+    if (Load ? (!Src || acquireLike(W.Ord) || !tested(W)) : releaseLike(W.Ord))
+      return;
+    // With no provenance, the function takes the record by the same word
+    // first: an acquire load of it, tested (MPICH's fast box: `if
+    // (OPA_load_acquire_int(&box->flag) != 0) return; fill; flag = 1`). An
+    // acquire of the word in another function says less: a kernel object's
+    // state word (i_size, s_flags) is acquired in one place and set under
+    // a lock in another.
+    if (!Src) {
+      if (!AcquireLoads) {
+        AcquireLoads.emplace();
+        for (size_t J = 0; J != Seq.size(); ++J)
+          if (Seq[J]->Kind == EventKind::Load && acquireLike(Seq[J]->Ord) && keyOf(*Seq[J]))
+            AcquireLoads->push_back(J);
+      }
+      if (llvm::none_of(*AcquireLoads, [&](size_t J) {
+            const LocationKey *AK = keyOf(*Seq[J]);
+            return J < I && osIdentity(*AK) == Id && objectRoot(*Seq[J], *AK) == Root &&
+                   tested(*Seq[J]);
+          }))
+        return;
+    }
+    // Another field of the same record (of the shared record, when that is
+    // the evidence).
+    // (Plain data: a field accessed as a shared word itself, volatile or
+    // atomic, is another index or flag: the record's own protocol is not
+    // this word's.)
+    auto Record = [&](const Event &D) -> const LocationKey * {
+      const LocationKey *DK = otherLocation(D, Id);
+      if (!DK || !DK->Field || !DK->ViaPointer || objectRoot(D, *DK) != Root ||
+          marked(D) || volatileAccess(D))
+        return nullptr;
+      return !Src || sharedRecord(*DK) ? DK : nullptr;
+    };
+    auto Emit = [&](OsKind K, const Event &D, const LocationKey &DK) {
+      OsCandidate Cand(K, W, D, Id, WK->displayName(), DK.displayName());
+      Cand.Index = W;
+      Cand.OwnerWord = true;
+      Cand.DataId = osIdentity(DK);
+      if (Src) {
+        Cand.SelfEvident = true;
+        Cand.Why = SharedMemory::describe(*Src) + "; '" + WK->displayName() +
+                   "' hands the record over";
+      } else {
+        Cand.OwnerAcquired = true;
+      }
+      Out.push_back(std::move(Cand));
+    };
+    if (Load) {
+      // A word is tested against flags (`(st & TP_STATUS_USER) == ...`,
+      // `!= 0`); a value compared with another position, or addressing
+      // the slot read next, is a ring index (consume()'s).
+      if (llvm::any_of(comparedWith(W), [&](const Expr *O) { return nonConstant(O, Ctx); }))
+        return;
+      const VarDecl *Pos = W.Use == ValueUse::Assigned ? W.Var : nullptr;
+      for (size_t J = I + 1; J < Seq.size(); ++J) {
+        const Event &D = *Seq[J];
+        if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, acquireLike))
+          return;
+        if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
+          if (const LocationKey *SK = keyOf(D); SK && osIdentity(*SK) == Id)
+            return; // handed back: what follows is another round
+          continue;
+        }
+        if (D.Kind != EventKind::Load || acquireLike(D.Ord))
+          continue;
+        if (Pos && (mentions(D.S, Pos) || mentions(slotIndex(D), Pos)))
+          return;
+        if (const LocationKey *DK = Record(D))
+          return Emit(OsKind::Consume, D, *DK);
+      }
+      return;
+    }
+    const Expr *Value = valueOf(W);
+    bool Zero = Value && isZeroValue(Value, Ctx);
+    // A callback handed the record's fields (libpcap's `callback(user, &hdr,
+    // bp)` before the frame goes back): the record is read before it, and
+    // what it does is not known to order anything. (Not between a fill and
+    // the hand-over.)
+    bool Callback = false;
+    for (size_t J = I; J-- > 0;) {
+      const Event &D = *Seq[J];
+      if (indirectCall(D)) {
+        Callback = true;
+        continue;
+      }
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, releaseLike))
+        return;
+      if (D.Kind == EventKind::Barrier && (D.Bits & OrdLS))
+        return;
+      const LocationKey *DK = keyOf(D);
+      if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
+        if (!DK || osIdentity(*DK) == Id)
+          continue;
+        // The record filled, then handed over (a zero stored is a reset
+        // or a hand-back, not a publication).
+        const LocationKey *RK = Record(D);
+        if (!RK || releaseLike(D.Ord))
+          continue;
+        if (Zero || Callback)
+          return;
+        // The kernel reads a frame handed to it in the system call that
+        // follows (AF_PACKET's TX ring: send() after the frames).
+        if (Src && Src->Api.empty())
+          for (size_t K = I + 1; K < Seq.size(); ++K)
+            if (libraryCall(*Seq[K]))
+              return;
+        return Emit(OsKind::Publish, D, *RK);
+      }
+      if (D.Kind != EventKind::Load || acquireLike(D.Ord))
+        continue;
+      // A load whose value is what gets stored (a token copied into the
+      // word) is no read of the record's contents.
+      if (D.Use == ValueUse::Assigned && D.Var && Value && mentions(Value, D.Var))
+        continue;
+      if (const LocationKey *RK = Record(D))
+        return Emit(OsKind::Retire, D, *RK);
+    }
+  }
+
   void retire(size_t I, std::vector<OsCandidate> &Out) {
     const Event &S = *Seq[I];
     if (S.Api && S.Api->Mmio)
@@ -2521,6 +2714,9 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
         S.publishSibling(I, Out);
       if (Out.size() == Before && E.Kind == EventKind::Store)
         S.doubleChecked(I, Out);
+      // (Also when another rule has a candidate here: that one may lack its
+      // evidence; one finding per place is reported.)
+      S.ownerWord(I, Out);
       if (E.Kind == EventKind::Store)
         S.deviceOrder(I);
     } else if (E.Kind == EventKind::Load) {
@@ -2531,6 +2727,9 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
         S.reserve(I, Out);
       if (Out.size() == Before)
         S.cacheLoad(I, Out);
+      // (Also when another rule has a candidate here: that one may lack its
+      // evidence; one finding per place is reported.)
+      S.ownerWord(I, Out);
     }
     // Both ends inside one call of a helper (reported at that call, also
     // when they lie in different helpers of the helper): the helper's own
@@ -2678,6 +2877,21 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   unsigned B = Ev.of(Cand.Id);
   if (Cand.NeedsPolled && !(B & EvTestedLoad))
     return false;
+  // An ownership word moves both ways: the file tests it and stores it (a
+  // word only read is another agent's index or state). And the file treats
+  // it as shared somewhere: a marked, atomic or ordered access (the
+  // kernel's user-space ABI is mostly system call arguments, whose fields
+  // are tested and set plainly: perf_event_attr's sample_type).
+  if (Cand.OwnerWord &&
+      (!(B & EvTestedLoad) ||
+       !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore)) ||
+       !(B & (EvMarkedLoad | EvAcquireLoad | EvMarkedStore | EvReleaseStore | EvFencedStore)) ||
+       (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
+       (Ev.of(Cand.DataId) &
+        (EvMarkedLoad | EvAcquireLoad | EvMarkedStore | EvReleaseStore | EvFencedStore))))
+    return false;
+  if (Cand.OwnerAcquired)
+    return true;
   if (Cand.Fn && Ev.called(Cand.Fn))
     return false;
   if (Cand.Cache)

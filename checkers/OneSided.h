@@ -84,6 +84,10 @@ struct OsCandidate {
   bool Dma = false;            // a device descriptor (dma_wmb/dma_rmb)
   bool Doorbell = false;       // Publish through a relaxed MMIO write
   bool NeedsPolled = false;    // a descriptor word: the file must test it
+  bool OwnerWord = false;      // an ownership word: the file must test and store it
+  bool OwnerAcquired = false;  // ... and load it with an acquire (no provenance)
+  const clang::ValueDecl *DataId = nullptr; // OwnerWord: the record's field,
+                                            // accessed plainly in the whole file
   bool LocklessReaders = false; // under a lock: readers must take none
   bool AcquireReaders = false;  // a pointer: readers must acquire/rcu it
   bool Sibling = false;         // a field after others of its object: deviant only

@@ -4,7 +4,8 @@
 stub kernel headers of test/Inputs/kernel) and the program-wide pairing inputs
 (test/checkers/barrier-unpaired/Inputs/program-wide, a writer and readers in
 different files), copied under OUT/src/, and OUT/compile_commands.json with
-one entry per file: -I the stub headers, plus the file's own "// FLAGS:" line.
+one entry per file: -I the stub headers (unless the file's FLAGS say
+--no-kernel-stubs), plus the file's own "// FLAGS:" line.
 Files that need DPDK's headers (FLAGS: @dpdk@) are left out: the set must not
 depend on what else is installed. Prints the number of files.
 
@@ -52,9 +53,15 @@ def main():
         shutil.copyfile(path, dst)
         if not path.endswith(".c"):
             continue
+        # A user-space case (FLAGS: --no-kernel-stubs) sees the system's
+        # <linux/...> headers, not the stubs.
+        stubs = ["-I", kernel_inc]
+        if "--no-kernel-stubs" in flags:
+            stubs = []
+            flags = [f for f in flags if f != "--no-kernel-stubs"]
         entries.append({
             "directory": dst_dir,
-            "arguments": [compiler, "-std=gnu11", "-Wno-unused", "-I", kernel_inc] + flags
+            "arguments": [compiler, "-std=gnu11", "-Wno-unused"] + stubs + flags
                          + ["-c", dst, "-o", dst[:-2] + ".o"],
             "file": dst,
         })
