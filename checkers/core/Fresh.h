@@ -1,6 +1,6 @@
 //===- Fresh.h - objects no other thread can reach yet ----------*- C++ -*-===//
 //
-// "Not yet shared" (docs: DESIGN.md): a local pointer that holds memory this
+// "Not yet shared" (docs/architecture.md): a local pointer that holds memory this
 // function allocated — an allocator by name, an allocator hook, a helper of
 // the TU that returns such memory — or the address of a local object.
 // Shared by access-plain-shared (a fresh object's fields are not racing) and
