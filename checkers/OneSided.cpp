@@ -2310,6 +2310,14 @@ struct Scan {
       // the slot read next, is a ring index (consume()'s).
       if (llvm::any_of(comparedWith(W), [&](const Expr *O) { return nonConstant(O, Ctx); }))
         return;
+      // The record is taken by the first test of the word: a later test of
+      // the same word (DPDK's VLAN flag in tp_status, after the
+      // TP_STATUS_USER test) reads a record this side already owns.
+      for (size_t J = 0; J != I; ++J)
+        if (Seq[J]->Kind == EventKind::Load)
+          if (const LocationKey *PK = keyOf(*Seq[J]);
+              PK && osIdentity(*PK) == Id && objectRoot(*Seq[J], *PK) == Root)
+            return;
       const VarDecl *Pos = W.Use == ValueUse::Assigned ? W.Var : nullptr;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &D = *Seq[J];

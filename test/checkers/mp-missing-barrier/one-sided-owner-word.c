@@ -56,6 +56,22 @@ unsigned int v2_rx_one_fixed(uint8_t *map, unsigned int i, unsigned int frame_si
 	return len;
 }
 
+/* Correct: the first test (an acquire) takes the frame; a second test of
+ * the same word, for a flag (DPDK's RX loop: TP_STATUS_VLAN_VALID), reads a
+ * frame this side already owns. */
+unsigned int v2_rx_vlan(uint8_t *map, unsigned int i, unsigned int frame_size)
+{
+	struct tpacket2_hdr *hdr = (void *)(map + (size_t)i * frame_size);
+	unsigned int tci = 0;
+
+	if (!(__atomic_load_n(&hdr->tp_status, __ATOMIC_ACQUIRE) & TP_STATUS_USER))
+		return 0;
+	if (hdr->tp_status & TP_STATUS_VLAN_VALID)
+		tci = hdr->tp_vlan_tci;
+	__atomic_store_n(&hdr->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+	return tci;
+}
+
 /* --- TPACKET_V2 TX: filled, then handed over ---------------------------- */
 
 /* A flusher thread calls send(); the barrier is on the wrong side. */
