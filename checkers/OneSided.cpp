@@ -2225,6 +2225,30 @@ struct Scan {
     return S && S->Kind != Sharing::Device ? S : nullptr;
   }
 
+  /// Positions in Seq of the loads of shared locations, collected when
+  /// first needed.
+  std::optional<SmallVector<size_t, 16>> KeyedLoads;
+  /// Is word Id of Root's record loaded before position I, by a load that
+  /// Pred accepts?
+  bool wordLoadedBefore(size_t I, const ValueDecl *Id, const VarDecl *Root,
+                        function_ref<bool(const Event &)> Pred) {
+    if (!KeyedLoads) {
+      KeyedLoads.emplace();
+      for (size_t J = 0; J != Seq.size(); ++J)
+        if (Seq[J]->Kind == EventKind::Load && keyOf(*Seq[J]))
+          KeyedLoads->push_back(J);
+    }
+    for (size_t J : *KeyedLoads) {
+      if (J >= I)
+        break;
+      const Event &A = *Seq[J];
+      const LocationKey *AK = keyOf(A);
+      if (osIdentity(*AK) == Id && objectRoot(A, *AK) == Root && Pred(A))
+        return true;
+    }
+    return false;
+  }
+
   /// An ownership word: one field of a record that hands the whole record
   /// from one agent to the other and back (AF_PACKET's tp_status:
   /// TP_STATUS_USER, then TP_STATUS_KERNEL; an MPI fast box's flag). Its
@@ -2239,7 +2263,6 @@ struct Scan {
   /// load of the word. Judged when the TU is done (osSupported()): the
   /// file tests and stores the word, accesses it marked, atomic or ordered
   /// somewhere, and accesses the record's field only plainly.
-  std::optional<SmallVector<size_t, 8>> AcquireLoads; // Seq positions, when needed
   void ownerWord(size_t I, std::vector<OsCandidate> &Out) {
     const Event &W = *Seq[I];
     const LocationKey *WK = keyOf(W);
@@ -2264,20 +2287,10 @@ struct Scan {
     // acquire of the word in another function says less: a kernel object's
     // state word (i_size, s_flags) is acquired in one place and set under
     // a lock in another.
-    if (!Src) {
-      if (!AcquireLoads) {
-        AcquireLoads.emplace();
-        for (size_t J = 0; J != Seq.size(); ++J)
-          if (Seq[J]->Kind == EventKind::Load && acquireLike(Seq[J]->Ord) && keyOf(*Seq[J]))
-            AcquireLoads->push_back(J);
-      }
-      if (llvm::none_of(*AcquireLoads, [&](size_t J) {
-            const LocationKey *AK = keyOf(*Seq[J]);
-            return J < I && osIdentity(*AK) == Id && objectRoot(*Seq[J], *AK) == Root &&
-                   tested(*Seq[J]);
-          }))
-        return;
-    }
+    if (!Src && !wordLoadedBefore(I, Id, Root, [&](const Event &A) {
+          return acquireLike(A.Ord) && tested(A);
+        }))
+      return;
     // Another field of the same record (of the shared record, when that is
     // the evidence).
     // (Plain data: a field accessed as a shared word itself, volatile or
@@ -2313,11 +2326,8 @@ struct Scan {
       // The record is taken by the first test of the word: a later test of
       // the same word (DPDK's VLAN flag in tp_status, after the
       // TP_STATUS_USER test) reads a record this side already owns.
-      for (size_t J = 0; J != I; ++J)
-        if (Seq[J]->Kind == EventKind::Load)
-          if (const LocationKey *PK = keyOf(*Seq[J]);
-              PK && osIdentity(*PK) == Id && objectRoot(*Seq[J], *PK) == Root)
-            return;
+      if (wordLoadedBefore(I, Id, Root, [](const Event &) { return true; }))
+        return;
       const VarDecl *Pos = W.Use == ValueUse::Assigned ? W.Var : nullptr;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &D = *Seq[J];
@@ -2890,13 +2900,9 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // it as shared somewhere: a marked, atomic or ordered access (the
   // kernel's user-space ABI is mostly system call arguments, whose fields
   // are tested and set plainly: perf_event_attr's sample_type).
-  if (Cand.OwnerWord &&
-      (!(B & EvTestedLoad) ||
-       !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore)) ||
-       !(B & (EvMarkedLoad | EvAcquireLoad | EvMarkedStore | EvReleaseStore | EvFencedStore)) ||
-       (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
-       (Ev.of(Cand.DataId) &
-        (EvMarkedLoad | EvAcquireLoad | EvMarkedStore | EvReleaseStore | EvFencedStore))))
+  if (Cand.OwnerWord && (!(B & EvTestedLoad) || !(B & EvAnyStore) || !(B & EvSharedAccess) ||
+                         (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
+                         (Ev.of(Cand.DataId) & EvSharedAccess)))
     return false;
   if (Cand.OwnerAcquired)
     return true;
@@ -2906,8 +2912,7 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     // ... or the other side's index (this file never stores it) with the
     // ring's slots read after it and nothing between.
     return Ev.cacheFenced(Cand.Id, Cand.Cache) != nullptr ||
-           (Cand.CacheSlot &&
-            !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore)));
+           (Cand.CacheSlot && !(B & EvAnyStore));
   if (Cand.Sibling)
     return B & EvSiblingFenced;
   if (Cand.DoorbellIndex)
@@ -2915,7 +2920,7 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // The word loaded to decide the wake-up is the other side's: this file
   // never stores it.
   if (Cand.K == OsKind::StoreLoad || Cand.K == OsKind::StoreLoadWrongKind)
-    return !Cand.Id || !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore));
+    return !Cand.Id || !(B & EvAnyStore);
   if (Cand.SelfEvident)
     return true;
   switch (Cand.K) {
@@ -2945,7 +2950,7 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     return false; // judged above
   case OsKind::Reserve:
     // The other side's index: this file never stores it.
-    return !(B & (EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore));
+    return !(B & EvAnyStore);
   }
   return false;
 }

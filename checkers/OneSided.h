@@ -68,6 +68,11 @@ enum OsEvidenceBits : unsigned {
   EvDeviceUnordered = 256, // a ring index stored after slot stores that no
                            // device barrier (wmb(), dma_wmb()) orders
 };
+/// Any store of the location.
+constexpr unsigned EvAnyStore = EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore;
+/// An access that treats the location as shared: marked, atomic or ordered.
+constexpr unsigned EvSharedAccess =
+    EvMarkedLoad | EvAcquireLoad | EvMarkedStore | EvReleaseStore | EvFencedStore;
 
 struct OsCandidate {
   OsKind K = OsKind::Publish;
