@@ -125,6 +125,14 @@ bool mayOrderCall(const Event &E, Classifier &C) {
   return C.summary(E.Callee).MayOrder;
 }
 
+bool mustOrderCall(const Event &E, Classifier &C) {
+  if (E.Kind != EventKind::Call)
+    return false;
+  if (E.SideEffect || !E.Callee || !E.Callee->hasBody())
+    return mayOrderCall(E, C);
+  return C.summary(E.Callee).MustOrder;
+}
+
 void BranchTests::add(const Stmt *S, unsigned Depth) {
   if (!S || Depth > 64)
     return;

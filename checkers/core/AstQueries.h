@@ -41,6 +41,11 @@ bool isZeroValue(const clang::Expr *E, clang::ASTContext &Ctx, unsigned Depth = 
 /// function, or one whose body has a barrier, a lock or an ordered access;
 /// of the known side effects, wake-ups and completions.
 bool mayOrderCall(const Event &E, Classifier &C);
+/// Does the call E order memory on every path through it (a barrier,
+/// lock or ordered access on each; a call that cannot be seen into counts)?
+/// A helper that orders only on its slow path (a mempool refilled from
+/// its ring) leaves its fast path unordered.
+bool mustOrderCall(const Event &E, Classifier &C);
 
 /// A function that sets an object up before anyone else can see it: an
 /// init/setup/create/alloc/probe/reset path. The one-sided ring rules and

@@ -76,6 +76,7 @@ struct FunctionSummary {
   bool Done = false;
   bool WritesGlobal = false;   // stores to global variables (directly or in callees)
   bool MayOrder = false;       // barrier, lock, ordered RMW or unknown call
+  bool MustOrder = false;      // ... on every path from its entry to its exit
   unsigned WritesParams = 0;   // bit i: stores through parameter i
   bool SideEffect = false;     // logs, allocates, frees, sleeps (directly or in callees)
 };

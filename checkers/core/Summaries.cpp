@@ -16,6 +16,43 @@ using namespace llvm;
 
 namespace seqlint {
 
+namespace {
+/// Has every path from the entry passed a block of Must? A must-analysis
+/// (the join of two paths is their conjunction). A struct, not a bool: the
+/// solver keeps a vector of states.
+struct Passed {
+  bool V = false;
+};
+struct MustPass : DataflowPolicy<Passed> {
+  const std::vector<bool> &Must;
+  explicit MustPass(const std::vector<bool> &Must) : Must(Must) {}
+  void transfer(const CFGBlock &B, Passed &S) {
+    S.V = S.V || (B.getBlockID() < Must.size() && Must[B.getBlockID()]);
+  }
+  bool join(Passed &Into, const Passed &Out, const CFGBlock &, unsigned) {
+    if (!Into.V || Out.V)
+      return false;
+    Into.V = false;
+    return true;
+  }
+};
+} // namespace
+
+/// Does every path from G's entry to its exit pass a block of Must? A
+/// function whose exit no path reaches returns to no one and counts as
+/// ordering.
+static bool mustPassOrdering(const CFG &G, const std::vector<bool> &Must,
+                             const FunctionDecl *FD) {
+  MustPass A(Must);
+  ForwardDataflow<Passed, MustPass> Flow(G, A);
+  // Each block's state can only fall (true to false) once: two visits a
+  // block reach the fixpoint.
+  if (!Flow.solve(Passed{}, 4 * G.getNumBlockIDs() + 16, "must-order", FD))
+    return true; // not known: as a call that cannot be seen into
+  const Passed *AtExit = Flow.in(G.getExit());
+  return !AtExit || AtExit->V;
+}
+
 const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
   FD = FD->getDefinition() ? FD->getDefinition() : FD;
   FunctionSummary &S = Summaries[FD];
@@ -24,8 +61,15 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
   S.Computing = true;
   FunctionSummary R;
   if (auto T = classify(FD)) {
-    for (const BlockEvents &BE : T->Blocks)
-      for (const Event &Ev : BE.Events) {
+    // Per block: does it order (one of its events may, or must, order
+    // memory)? MayOrder is any block's; MustOrder is that every path from
+    // the entry to the exit passes a block that must.
+    std::vector<bool> BlockMust(T->Blocks.size());
+    for (unsigned BI = 0; BI != T->Blocks.size(); ++BI)
+      for (const Event &Ev : T->Blocks[BI].Events) {
+        // Whether this event orders: on some path through it (May), on
+        // every path (Must; the two differ only for a call).
+        bool May = false, Must = false;
         switch (Ev.Kind) {
         case EventKind::Store:
         case EventKind::RMW:
@@ -45,7 +89,7 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
             R.WritesGlobal = true;
           }
           if (Ev.Kind != EventKind::Store && Ev.Ord >= Order::Acquire)
-            R.MayOrder = true;
+            May = Must = true;
           break;
         }
         case EventKind::Call:
@@ -56,34 +100,35 @@ const FunctionSummary &Classifier::summary(const FunctionDecl *FD) {
           if (Ev.Callee && Ev.Callee->hasBody()) {
             const FunctionSummary &C = summary(Ev.Callee);
             R.WritesGlobal |= C.WritesGlobal;
-            R.MayOrder |= C.MayOrder;
             R.SideEffect |= C.SideEffect;
+            May = C.MayOrder;
+            Must = C.MustOrder;
           } else {
-            R.MayOrder = true; // cannot see inside
+            May = Must = true; // cannot see inside
           }
           break;
         case EventKind::Lock:
         case EventKind::Unlock:
         case EventKind::WriteBegin:
         case EventKind::WriteEnd:
-          R.MayOrder = true;
-          break;
-        case EventKind::Barrier:
-          if (Ev.Bits)
-            R.MayOrder = true;
-          break;
         case EventKind::ReadRetry:
         case EventKind::ReadBegin:
-          R.MayOrder = true;
+          May = Must = true;
+          break;
+        case EventKind::Barrier:
+          May = Must = Ev.Bits != 0;
           break;
         case EventKind::Load:
-          if (Ev.Ord >= Order::Acquire)
-            R.MayOrder = true;
+          May = Must = Ev.Ord >= Order::Acquire;
           break;
         default:
           break;
         }
+        R.MayOrder |= May;
+        if (Must)
+          BlockMust[BI] = true;
       }
+    R.MustOrder = mustPassOrdering(*T->Cfg, BlockMust, FD);
   }
   FunctionSummary &Out = Summaries[FD];
   Out = R;
