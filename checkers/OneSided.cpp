@@ -247,6 +247,9 @@ struct Scan {
   /// trace each inlined event's key belongs to.
   std::deque<Event> Owned;
   DenseMap<const Event *, const FunctionTrace *> TraceOf;
+  /// Inlined events -> the helper whose call in this function they replace
+  /// (the outermost one, for a helper of a helper).
+  DenseMap<const Event *, const FunctionDecl *> InlinedFrom;
   DenseMap<const VarDecl *, const Expr *> ArgOf; // inlined helper's parameters
   DenseMap<const Event *, const VarDecl *> CallBase; // ... resolved per call
 
@@ -538,7 +541,8 @@ struct Scan {
 
   /// Appends E; a call of a small helper of the TU is replaced by the
   /// helper's events (two levels down), reported at the call.
-  void append(const Event &E, const FunctionTrace &From, unsigned Level) {
+  void append(const Event &E, const FunctionTrace &From, unsigned Level,
+              const FunctionDecl *Top = nullptr) {
     if (E.Kind == EventKind::Call && !E.SideEffect && !E.Noreturn && E.Callee &&
         Level < 2 && Seq.size() < 4000)
       if (const FunctionTrace *H = Tu.helperTrace(C, E.Callee)) {
@@ -564,13 +568,15 @@ struct Scan {
             }
             Copy.Loc = E.Loc;
             Owned.push_back(Copy);
+            InlinedFrom[&Owned.back()] = Top ? Top : H->FD;
             // The slot pointer a parameter stands for at this call (ArgOf
             // holds the last call's argument once the scan is built).
             if (X.Key >= 0)
               if (const VarDecl *B = H->key(X.Key).Base; B && ArgOf.count(B))
                 CallBase[&Owned.back()] = resolveBase(B);
             if (X.Kind == EventKind::Call) {
-              append(Owned.back(), *H, Level + 1); // a helper of the helper
+              // A helper of the helper.
+              append(Owned.back(), *H, Level + 1, Top ? Top : H->FD);
               continue;
             }
             Seq.push_back(&Owned.back());
@@ -750,6 +756,26 @@ struct Scan {
     if (D.Kind == EventKind::RMW && Ordering(D.Ord))
       return true;
     return mayOrderCall(D, C);
+  }
+  /// ... when D orders on every path through it: a helper that orders only
+  /// on some (rte_pktmbuf_alloc(): the mempool's ring on its slow path, its
+  /// per-core cache on the fast one) leaves the others unordered. The
+  /// events of a helper inlined here lie on the helper's paths: an ordering
+  /// one ends a stretch that starts at From, outside that call, when the
+  /// helper orders on every path. From inside the same call, the helper's
+  /// own order counts (`if (!(st & USER)) return 0; smp_rmb(); return 1;`
+  /// orders on the one path that goes on).
+  bool endsEveryPath(const Event &D, bool (*Ordering)(Order), const Event &From) const {
+    auto It = InlinedFrom.find(&D);
+    if (It != InlinedFrom.end()) {
+      auto Fr = InlinedFrom.find(&From);
+      if (Fr != InlinedFrom.end() && Fr->second == It->second && From.Loc == D.Loc)
+        return ends(D, Ordering);
+    }
+    bool Ends = D.Kind == EventKind::Call ? mustOrderCall(D, C) : ends(D, Ordering);
+    if (Ends && It != InlinedFrom.end())
+      return C.summary(It->second).MustOrder;
+    return Ends;
   }
 
   /// The index expression a slot access is addressed by (the subscript,
@@ -2310,7 +2336,11 @@ struct Scan {
       Cand.DataId = osIdentity(DK);
       if (Src) {
         Cand.SelfEvident = true;
-        Cand.Why = SharedMemory::describe(*Src) + "; '" + WK->displayName() +
+        // The record laid over a mapping (the root itself holds an address
+        // in it): shared whatever the file's accesses to the word say.
+        Cand.OwnerMapped = !Src->Api.empty() && Tu.shared(C).holdsMapping(Root);
+        Cand.Why = Tu.shared(C).describe(*Src, dyn_cast<FieldDecl>(WK->Field)) + "; '" +
+                   WK->displayName() +
                    "' hands the record over";
       } else {
         Cand.OwnerAcquired = true;
@@ -2331,7 +2361,8 @@ struct Scan {
       const VarDecl *Pos = W.Use == ValueUse::Assigned ? W.Var : nullptr;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &D = *Seq[J];
-        if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, acquireLike))
+        if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock ||
+            endsEveryPath(D, acquireLike, W))
           return;
         if (D.Kind == EventKind::Store || D.Kind == EventKind::RMW) {
           if (const LocationKey *SK = keyOf(D); SK && osIdentity(*SK) == Id)
@@ -2360,7 +2391,8 @@ struct Scan {
         Callback = true;
         continue;
       }
-      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock || ends(D, releaseLike))
+      if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock ||
+          endsEveryPath(D, releaseLike, W))
         return;
       if (D.Kind == EventKind::Barrier && (D.Bits & OrdLS))
         return;
@@ -2376,8 +2408,10 @@ struct Scan {
         if (Zero || Callback)
           return;
         // The kernel reads a frame handed to it in the system call that
-        // follows (AF_PACKET's TX ring: send() after the frames).
-        if (Src && Src->Api.empty())
+        // follows (AF_PACKET's TX ring: send() after the frames), also
+        // when the file maps the ring itself.
+        const auto *WF = dyn_cast<FieldDecl>(WK->Field);
+        if (Src && (Src->Api.empty() || (WF && Tu.shared(C).kernelRecordField(WF))))
           for (size_t K = I + 1; K < Seq.size(); ++K)
             if (libraryCall(*Seq[K]))
               return;
@@ -2900,7 +2934,8 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // it as shared somewhere: a marked, atomic or ordered access (the
   // kernel's user-space ABI is mostly system call arguments, whose fields
   // are tested and set plainly: perf_event_attr's sample_type).
-  if (Cand.OwnerWord && (!(B & EvTestedLoad) || !(B & EvAnyStore) || !(B & EvSharedAccess) ||
+  if (Cand.OwnerWord && (!(B & EvTestedLoad) || !(B & EvAnyStore) ||
+                         (!(B & EvSharedAccess) && !Cand.OwnerMapped) ||
                          (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
                          (Ev.of(Cand.DataId) & EvSharedAccess)))
     return false;

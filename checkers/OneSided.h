@@ -91,6 +91,7 @@ struct OsCandidate {
   bool NeedsPolled = false;    // a descriptor word: the file must test it
   bool OwnerWord = false;      // an ownership word: the file must test and store it
   bool OwnerAcquired = false;  // ... and load it with an acquire (no provenance)
+  bool OwnerMapped = false;    // ... the record lies in memory the file maps shared
   const clang::ValueDecl *DataId = nullptr; // OwnerWord: the record's field,
                                             // accessed plainly in the whole file
   bool LocklessReaders = false; // under a lock: readers must take none

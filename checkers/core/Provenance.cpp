@@ -76,10 +76,13 @@ private:
     if (!Src)
       return;
     const auto *V = dyn_cast<VarDecl>(Target);
-    if (V && V->hasLocalStorage())
+    if (V && V->hasLocalStorage()) {
       Locals.try_emplace(V, *Src);
-    else
+      if (Src->Kind == Sharing::Process && !Src->Api.empty())
+        SM.MappedLocals.insert(V);
+    } else {
       Changed |= SM.Pointers.try_emplace(Target, *Src).second;
+    }
     size_t Before = SM.Records.size();
     SM.addRecord(T->getPointeeType(), *Src);
     Changed |= SM.Records.size() != Before;
@@ -390,6 +393,15 @@ std::string SharedMemory::describe(const Source &S) {
   Out += S.Kind == Sharing::Device ? ": the device reads and writes it"
                                    : ": another process maps it";
   return Out;
+}
+
+std::string SharedMemory::describe(const Source &S, const FieldDecl *F) const {
+  const Source *K = F && !S.Api.empty() ? uapiSource(F) : nullptr;
+  if (!K)
+    return describe(S);
+  return "memory from " + S.Api + "() in '" + S.Fn +
+         "', a structure of the kernel's user-space ABI ('" + K->Fn +
+         "'): the kernel reads and writes it";
 }
 
 } // namespace seqlint

@@ -55,8 +55,23 @@ public:
   bool empty() const { return Records.empty() && Pointers.empty(); }
   /// Is Field a member of a record that lives in device (DMA) memory?
   bool deviceRecordField(const clang::ValueDecl *Field) const;
+  /// Is V a local variable assigned an address in memory from an allocator
+  /// that shares it with another process or the kernel (`ppd = (struct tpacket2_hdr *)rd[i].iov_base`, where
+  /// iov_base points into an mmap()ed ring): the record it points to is
+  /// laid over the mapping itself, not only of a type found there.
+  bool holdsMapping(const clang::VarDecl *V) const { return MappedLocals.contains(V); }
+  /// Is F a field of a record of the kernel's user-space ABI that the file
+  /// does not keep in its own memory (user space only): the kernel is the
+  /// other side, whatever mapped it (AF_PACKET's frames, mmap()ed from a
+  /// socket)?
+  bool kernelRecordField(const clang::FieldDecl *F) const { return uapiSource(F); }
   /// For messages: "memory from mmap() in 'q_open'".
   static std::string describe(const Source &S);
+  /// ... for field F of that memory: a structure of the kernel's ABI in a
+  /// mapping is shared with the kernel ("memory from mmap() in 'setup',
+  /// a structure of the kernel's user-space ABI ('if_packet.h'): the
+  /// kernel reads and writes it").
+  std::string describe(const Source &S, const clang::FieldDecl *F) const;
 
 private:
   class Walker;
@@ -70,6 +85,7 @@ private:
   llvm::DenseMap<const clang::RecordDecl *, Source> Records;
   llvm::DenseMap<const clang::ValueDecl *, Source> Pointers; // fields, globals
   llvm::DenseMap<const clang::FunctionDecl *, Source> Returns;
+  llvm::DenseSet<const clang::VarDecl *> MappedLocals;
   llvm::DenseMap<const clang::FunctionDecl *, std::optional<Source>> Wrappers;
   /// A field of a record of the kernel's user-space ABI, in user space.
   const Source *uapiSource(const clang::FieldDecl *F) const;
