@@ -3,7 +3,10 @@
 # ships in dpdk-doc (/usr/share/dpdk/examples), compiled against libdpdk-dev.
 # Opt-in; not part of the default test suite.
 #
-# Usage: tools/real-world/dpdk.sh [--workdir DIR] --run PLUGIN.so [-j N]
+# Usage: tools/real-world/dpdk.sh [--workdir DIR] --run PLUGIN.so [-j N] [--source DIR]
+#   --source DIR  also the AF_PACKET PMD (drivers/net/af_packet) of an unpacked
+#                 Debian dpdk source tree (`apt-get source dpdk`): a driver
+#                 over a ring the kernel shares, which the examples lack
 # Prints: files, compile failures (not seqlint's), crashes, findings per check;
 # writes <workdir>/results/<file>.{stderr,rc} and <workdir>/findings.tsv.
 # Environment: SEQLINT_PLUGIN_ARGS (extra -fplugin-arg-seqlint-..., e.g.
@@ -13,13 +16,15 @@ set -euo pipefail
 
 workdir=/var/tmp/seqlint-dpdk
 plugin=""
+source_tree=""
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--workdir) workdir=$2; shift 2 ;;
 	--run) plugin=$(readlink -f "$2"); shift 2 ;;
 	-j) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+	--source) source_tree=$(readlink -f "$2"); shift 2 ;;
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
 	*) echo "dpdk.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -39,11 +44,16 @@ for p in libdpdk-dev dpdk-doc pkg-config clang-19; do
 done
 examples=/usr/share/dpdk/examples
 [ -d "$examples" ] || { echo "dpdk.sh: $examples not found (dpdk-doc)" >&2; exit 2; }
+pmd=""
+if [ -n "$source_tree" ]; then
+	pmd=$source_tree/drivers/net/af_packet/rte_eth_af_packet.c
+	[ -f "$pmd" ] || { echo "dpdk.sh: --source: $pmd not found (a dpdk source tree?)" >&2; exit 2; }
+fi
 
 cflags=$(pkg-config --cflags libdpdk)
 rm -rf "$workdir/results"
 mkdir -p "$workdir/results"
-export plugin cflags workdir examples SEQLINT_PLUGIN_ARGS
+export plugin cflags workdir examples source_tree SEQLINT_PLUGIN_ARGS
 analyse() {
 	local f=$1 rel=${1#"$examples"/} out
 	out="$workdir/results/${rel//\//_}"
@@ -58,13 +68,24 @@ analyse() {
 }
 export -f analyse
 find "$examples" -name '*.c' | sort | xargs -P "$jobs" -I{} bash -c 'analyse "$@"' _ {}
+if [ -n "$pmd" ]; then
+	# A driver compiles against the source's own internal headers (ethdev
+	# driver API, the vdev bus, EAL), with the installed rte_config.h.
+	out="$workdir/results/pmd_$(basename "$pmd")"
+	# shellcheck disable=SC2086
+	clang-19 -fsyntax-only -fplugin="$plugin" -fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} \
+		$cflags -I"$source_tree/lib/ethdev" -I"$source_tree/drivers/bus/vdev" \
+		-I"$source_tree/lib/eal/include" -include rte_config.h \
+		-Wno-everything "$pmd" >"$out.stdout" 2>"$out.stderr" && rc=0 || rc=$?
+	echo "$rc" >"$out.rc"
+fi
 
 files=$(find "$workdir/results" -name '*.rc' | wc -l)
 crashes=$({ grep -l -E "PLEASE submit a bug report|Stack dump" "$workdir"/results/*.stderr 2>/dev/null || true; } | wc -l)
 failed=$({ grep -L '^0$' "$workdir"/results/*.rc || true; } | wc -l)
 grep -h -E "warning: .*\[seqlint-" "$workdir"/results/*.stderr 2>/dev/null |
 	sed -E 's/^([^:]+):([0-9]+):([0-9]+): warning: (.*) \[(seqlint-[a-z-]+)\]( \[-W[^]]*\])?$/\1\t\2\t\3\t\5\t\4/' |
-	sed "s|$examples/||" >"$workdir/findings.tsv" || true
+	sed -e "s|$examples/||" ${source_tree:+-e "s|$source_tree/|dpdk-source/|"} >"$workdir/findings.tsv" || true
 echo "files analysed: $files"
 echo "clang crashed:  $crashes"
 echo "did not compile (missing optional deps; not seqlint): $failed"
