@@ -56,9 +56,10 @@ public:
   /// Is Field a member of a record that lives in device (DMA) memory?
   bool deviceRecordField(const clang::ValueDecl *Field) const;
   /// Is V a local variable assigned an address in memory from an allocator
-  /// that shares it with another process or the kernel (`ppd = (struct tpacket2_hdr *)rd[i].iov_base`, where
-  /// iov_base points into an mmap()ed ring): the record it points to is
-  /// laid over the mapping itself, not only of a type found there.
+  /// that shares it with another process or the kernel (`ppd = (struct
+  /// tpacket2_hdr *)rd[i].iov_base`, where iov_base points into an mmap()ed
+  /// ring): the record it points to is laid over the mapping itself, not
+  /// only of a type found there.
   bool holdsMapping(const clang::VarDecl *V) const { return MappedLocals.contains(V); }
   /// Is F a field of a record of the kernel's user-space ABI that the file
   /// does not keep in its own memory (user space only): the kernel is the

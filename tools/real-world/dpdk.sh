@@ -53,31 +53,33 @@ fi
 cflags=$(pkg-config --cflags libdpdk)
 rm -rf "$workdir/results"
 mkdir -p "$workdir/results"
-export plugin cflags workdir examples source_tree SEQLINT_PLUGIN_ARGS
-analyse() {
-	local f=$1 rel=${1#"$examples"/} out
-	out="$workdir/results/${rel//\//_}"
+export plugin cflags workdir examples SEQLINT_PLUGIN_ARGS
+# compile OUT FILE FLAGS...: the plugin over FILE with the DPDK flags and
+# FLAGS; OUT.{stdout,stderr,rc}.
+compile() {
+	local out=$1 f=$2
+	shift 2
 	# shellcheck disable=SC2086
 	# No -w: the plugin honours it and would silence its own findings too;
 	# -Wno-everything hides clang's warnings only (clang 19 keeps plugin
 	# diagnostics out of warning groups).
 	clang-19 -fsyntax-only -fplugin="$plugin" -fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} \
-		-DALLOW_EXPERIMENTAL_API $cflags -I"$(dirname "$f")" -I"$(dirname "$(dirname "$f")")" \
-		-Wno-everything "$f" >"$out.stdout" 2>"$out.stderr" && rc=0 || rc=$?
+		$cflags "$@" -Wno-everything "$f" >"$out.stdout" 2>"$out.stderr" && rc=0 || rc=$?
 	echo "$rc" >"$out.rc"
 }
-export -f analyse
+analyse() {
+	local f=$1 rel=${1#"$examples"/}
+	compile "$workdir/results/${rel//\//_}" "$f" \
+		-DALLOW_EXPERIMENTAL_API -I"$(dirname "$f")" -I"$(dirname "$(dirname "$f")")"
+}
+export -f compile analyse
 find "$examples" -name '*.c' | sort | xargs -P "$jobs" -I{} bash -c 'analyse "$@"' _ {}
 if [ -n "$pmd" ]; then
 	# A driver compiles against the source's own internal headers (ethdev
 	# driver API, the vdev bus, EAL), with the installed rte_config.h.
-	out="$workdir/results/pmd_$(basename "$pmd")"
-	# shellcheck disable=SC2086
-	clang-19 -fsyntax-only -fplugin="$plugin" -fplugin-arg-seqlint-no-werror ${SEQLINT_PLUGIN_ARGS:-} \
-		$cflags -I"$source_tree/lib/ethdev" -I"$source_tree/drivers/bus/vdev" \
-		-I"$source_tree/lib/eal/include" -include rte_config.h \
-		-Wno-everything "$pmd" >"$out.stdout" 2>"$out.stderr" && rc=0 || rc=$?
-	echo "$rc" >"$out.rc"
+	compile "$workdir/results/pmd_$(basename "$pmd")" "$pmd" \
+		-I"$source_tree/lib/ethdev" -I"$source_tree/drivers/bus/vdev" \
+		-I"$source_tree/lib/eal/include" -include rte_config.h
 fi
 
 files=$(find "$workdir/results" -name '*.rc' | wc -l)
