@@ -2405,6 +2405,7 @@ struct Scan {
         const LocationKey *RK = Record(D);
         if (!RK || releaseLike(D.Ord))
           continue;
+        Tu.markHandedOver(Id);
         if (Zero || Callback)
           return;
         // The kernel reads a frame handed to it in the system call that
@@ -2423,8 +2424,10 @@ struct Scan {
       // word) is no read of the record's contents.
       if (D.Use == ValueUse::Assigned && D.Var && Value && mentions(Value, D.Var))
         continue;
-      if (const LocationKey *RK = Record(D))
+      if (const LocationKey *RK = Record(D)) {
+        Tu.markHandedOver(Id);
         return Emit(OsKind::Retire, D, *RK);
+      }
     }
   }
 
@@ -2933,9 +2936,14 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // word only read is another agent's index or state). And the file treats
   // it as shared somewhere: a marked, atomic or ordered access (the
   // kernel's user-space ABI is mostly system call arguments, whose fields
-  // are tested and set plainly: perf_event_attr's sample_type).
+  // are tested and set plainly: perf_event_attr's sample_type). Or the
+  // record lies in memory the file maps shared and the file hands it over
+  // with the word outside set-up (a magic number stored once when the
+  // segment is made and tested when it is attached moves nothing:
+  // PostgreSQL's PGShmemHeader).
   if (Cand.OwnerWord && (!(B & EvTestedLoad) || !(B & EvAnyStore) ||
-                         (!(B & EvSharedAccess) && !Cand.OwnerMapped) ||
+                         (!(B & EvSharedAccess) &&
+                          !(Cand.OwnerMapped && Ev.handedOver(Cand.Id))) ||
                          (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
                          (Ev.of(Cand.DataId) & EvSharedAccess)))
     return false;

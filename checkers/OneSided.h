@@ -168,6 +168,11 @@ public:
   /// Does the TU load a field of record RD (or of a record nested in it)
   /// with an acquire: a ring whose index publishes its slots?
   bool acquiredRecord(const clang::RecordDecl *RD) const { return Acquired.count(RD); }
+  /// An ownership word Id is stored outside set-up after the record it
+  /// owns is filled or read (ownerWord()'s store rule): the file hands the
+  /// record over with it, whether or not that store is reported.
+  void markHandedOver(const clang::ValueDecl *Id) { HandedOver.insert(Id); }
+  bool handedOver(const clang::ValueDecl *Id) const { return HandedOver.count(Id); }
   /// Is FD called by a function of the TU seen so far?
   bool called(const clang::FunctionDecl *FD) const {
     return Called.count(FD->getCanonicalDecl());
@@ -176,6 +181,7 @@ public:
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
   llvm::DenseSet<const clang::FunctionDecl *> Called;
+  llvm::DenseSet<const clang::ValueDecl *> HandedOver;
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
