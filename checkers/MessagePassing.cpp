@@ -49,6 +49,19 @@ MpSpellings MessagePassingCheck::fixSpellings() const {
   return S;
 }
 
+void MessagePassingCheck::noteConfigurations(Finding &F, const MpMatch &M) const {
+  std::string File = mp().configurationsApart(M);
+  if (File.empty())
+    return;
+  F.Notes.push_back(
+      {F.Loc, "'" + M.W->FnName + "()' and '" + M.R->FnName +
+                  "()' are never compiled together: they are in two configurations (other "
+                  "flags) of '" +
+                  File +
+                  "'; they are paired as parts of one program, which holds only if the "
+                  "two builds run together and share this memory"});
+}
+
 std::string MessagePassingCheck::fnName(const FunctionDecl *FD) {
   return FD && FD->getIdentifier() ? FD->getName().str() : std::string("?");
 }

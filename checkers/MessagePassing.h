@@ -135,6 +135,10 @@ public:
   void setSpellings(MpSpellings S);
   const MpSpellings &spellings(const MpSide &S) const;
   bool hasSpellings() const { return !Units.empty(); }
+  /// Join: the file both sides of M come from when they were never
+  /// compiled together, each only in other configurations (other flags:
+  /// --all-configurations) of that one file; "" otherwise.
+  std::string configurationsApart(const MpMatch &M) const;
   bool empty() const { return Sides.empty(); }
 
   /// Writes the sides and the TU-wide exclusions as JSON (the summary of
@@ -158,6 +162,8 @@ private:
   /// not data of another flag.
   llvm::DenseSet<MpId> OrderedIds;
   std::vector<MpSpellings> Units;
+  /// Join: the main file of each TU ("" when its summary does not say).
+  std::vector<std::string> UnitMains;
   const clang::FunctionDecl *LastCollected = nullptr;
   /// Join: string identities (MpId points at the key's characters), and
   /// the sides by (function, flag location, role), to merge duplicates.
@@ -245,6 +251,9 @@ protected:
   MpSpellings fixSpellings() const;
   /// This TU's sides, or every TU's in a join.
   MpCollector &mp() const { return *Ctx->MessagePassing; }
+  /// Join: the note of a pair whose two sides were never compiled together
+  /// (two configurations of one file), at F's location.
+  void noteConfigurations(Finding &F, const MpMatch &M) const;
 };
 
 } // namespace seqlint

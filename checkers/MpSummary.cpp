@@ -7,6 +7,7 @@
 //    "spellings": ["smp_wmb()", "smp_rmb()", "smp_store_release()",
 //                  "smp_load_acquire()"],
 //    "files": ["/abs/include/ev.h", "/abs/ev.c"],
+//    "main": "/abs/ev.c",                     // the TU's main file
 //    "excluded": [<id>...], "ordered": [<id>...],
 //    "sides": [{"writer": true, "fn": <fn>, "fnName": "ev_post",
 //               "flag": <id>, "flagName": "e->posted",
@@ -229,6 +230,7 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
       {"ordered", KeyList(OrderedIds)},
       {"sides", std::move(SidesOut)}};
   Out["files"] = json::Array(LW.Files);
+  Out["main"] = LW.pathOf(SM.getMainFileID());
 
   // A temporary file next to the summary, renamed over it: a reader never
   // sees half a summary.
@@ -472,6 +474,8 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
   // Valid: take it in. A side of a header function comes from every TU
   // that analysed the function; keep one, and which TUs saw it.
   Units.push_back(std::move(Sp));
+  UnitMains.resize(Unit); // indexed like Units
+  UnitMains.push_back(Top->getString("main").value_or("").str());
   for (std::string &C : UnitChecks)
     if (!is_contained(Checks, C))
       Checks.push_back(std::move(C));
@@ -489,6 +493,21 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
     Sides.push_back(std::move(S));
   }
   return true;
+}
+
+std::string MpCollector::configurationsApart(const MpMatch &M) const {
+  const auto &WU = M.W->SeenIn, &RU = M.R->SeenIn;
+  if (WU.empty() || RU.empty())
+    return "";
+  StringRef Main;
+  for (unsigned U : llvm::concat<const unsigned>(WU, RU)) {
+    StringRef Mu = U < UnitMains.size() ? StringRef(UnitMains[U]) : "";
+    if (Mu.empty() || (!Main.empty() && Mu != Main))
+      return "";
+    Main = Mu;
+  }
+  // (A unit that saw both sides judged the pair itself: match() leaves it.)
+  return sys::path::filename(Main).str();
 }
 
 std::string programWideId(const ValueDecl *D, const SourceManager &SM) {

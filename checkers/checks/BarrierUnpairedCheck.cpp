@@ -135,6 +135,7 @@ private:
                                               "()' is here"});
         noteComment(F, M.ROrd->ByLoc, W.FnName);
         F.Notes.push_back({M.WD->Loc, "'" + M.WD->Name + "' is stored here"});
+        noteConfigurations(F, M);
         if (W.Fix)
           F.FixIts.push_back(*W.Fix);
         emit(F);
@@ -160,6 +161,7 @@ private:
                                 W.FnName + "()' is here"});
         noteComment(F, M.WOrd->ByLoc, R.FnName);
         F.Notes.push_back({M.RD->Loc, "'" + M.RD->Name + "' is read here"});
+        noteConfigurations(F, M);
         if (R.Fix)
           F.FixIts.push_back(*R.Fix);
         emit(F);

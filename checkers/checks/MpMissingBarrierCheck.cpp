@@ -243,6 +243,7 @@ private:
         F.Notes.push_back(
             {R.FlagLoc, "'" + W.FlagName + "' is read here, in '" + R.FnName +
                             "()', and '" + M.RD->Name + "' after it"});
+        noteConfigurations(F, M);
         if (W.Fix)
           F.FixIts.push_back(*W.Fix);
         emit(F);
@@ -263,6 +264,7 @@ private:
                                           "' is published here, in '" +
                                           W.FnName + "()', after '" +
                                           M.WD->Name + "' is stored"});
+        noteConfigurations(F, M);
         if (R.Fix)
           F.FixIts.push_back(*R.Fix);
         emit(F);

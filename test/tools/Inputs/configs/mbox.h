@@ -1,0 +1,5 @@
+/* A mailbox in memory that two parts of a program share. */
+struct mbox {
+	int data;
+	int ready;
+};
