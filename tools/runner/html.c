@@ -294,6 +294,7 @@ static const struct {
     {"shared with the other side", SIDE_NONE},
     {"is accessed with", SIDE_NONE}, {"access is", SIDE_NONE},
     {"read-modify-write of", SIDE_NONE}, {"after its full barrier", SIDE_NONE},
+    {"never compiled together", SIDE_NONE},
 };
 /* note-column rules: end */
 
