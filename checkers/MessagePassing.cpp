@@ -7,8 +7,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Basic/SourceManager.h"
-#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -209,31 +209,12 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
     return;
   // The sequence is in reverse post-order: an earlier event need not come
   // before a later one on any path (the two arms of a branch; a store after
-  // a loop and a flag stored in its body). The blocks a path links to (or
-  // from) the flag's block, computed once per flag access.
-  auto Linked = [&](size_t I, bool Forward) {
-    llvm::BitVector Seen(T.Cfg->getNumBlockIDs());
-    SmallVector<const CFGBlock *, 16> Work{BlockOf[I]};
-    while (!Work.empty()) {
-      const CFGBlock *B = Work.pop_back_val();
-      auto Next = [&](const CFGBlock *N) {
-        if (N && !Seen.test(N->getBlockID())) {
-          Seen.set(N->getBlockID());
-          Work.push_back(N);
-        }
-      };
-      if (Forward)
-        for (const CFGBlock *N : B->succs())
-          Next(N);
-      else
-        for (const CFGBlock *N : B->preds())
-          Next(N);
-    }
-    return Seen;
-  };
-  // Is event J on some path into (Forward: out of) event I's block?
-  auto OnPath = [&](const llvm::BitVector &L, size_t I, size_t J) {
-    return BlockOf[J] == BlockOf[I] || L.test(BlockOf[J]->getBlockID());
+  // a loop and a flag stored in its body). Is there a path from event From
+  // to event To (the same block: From comes first in it)?
+  CFGReverseBlockReachabilityAnalysis Reach(*T.Cfg);
+  auto OnPath = [&](size_t From, size_t To) {
+    return BlockOf[From] == BlockOf[To] ||
+           Reach.isReachable(BlockOf[From], BlockOf[To]);
   };
   // Locks held before each event; an unlock of a lock not taken here means
   // the caller holds it: nothing in this function is lockless.
@@ -298,7 +279,6 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       S.FlagSpelling = spellingOf(F);
       Ordering Ord(isRelease(F.Ord), F.Loc, S.FlagSpelling);
       bool Unknown = false;
-      llvm::BitVector Into = Linked(I, /*Forward=*/false);
       for (size_t J = I; J-- > 0;) {
         const Event &E = *Seq[J];
         if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
@@ -309,7 +289,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
           Unknown = true;
         bool IsStore = E.Kind == EventKind::Store ||
                        (E.Kind == EventKind::RMW && E.Ord == Order::Plain);
-        if (!IsStore || E.Key < 0 || Depth[J] > 0 || Unknown || !OnPath(Into, I, J))
+        if (!IsStore || E.Key < 0 || Depth[J] > 0 || Unknown || !OnPath(J, I))
           continue;
         const LocationKey &DK = T.key(E.Key);
         const ValueDecl *DId = identity(DK);
@@ -365,7 +345,6 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       Ordering Ord(isAcquire(F.Ord), F.Loc, S.FlagSpelling);
       const VarDecl *DepVar = F.Use == ValueUse::Assigned ? F.Var : nullptr;
       bool Unknown = false;
-      llvm::BitVector OutOf = Linked(I, /*Forward=*/true);
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &E = *Seq[J];
         if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
@@ -379,7 +358,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
           DepVar = nullptr;
         if (mayOrderCall(E, C))
           Unknown = true;
-        if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0 || !OnPath(OutOf, I, J))
+        if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0 || !OnPath(I, J))
           continue;
         const LocationKey &DK = T.key(E.Key);
         const ValueDecl *DId = identity(DK);

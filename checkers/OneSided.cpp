@@ -2943,7 +2943,7 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // PostgreSQL's PGShmemHeader).
   if (Cand.OwnerWord && (!(B & EvTestedLoad) || !(B & EvAnyStore) ||
                          (!(B & EvSharedAccess) &&
-                          !(Cand.OwnerMapped && Ev.handedOver(Cand.Id))) ||
+                          !(Cand.OwnerMapped && (B & EvHandedOver))) ||
                          (Cand.OwnerAcquired && !(B & EvAcquireLoad)) ||
                          (Ev.of(Cand.DataId) & EvSharedAccess)))
     return false;

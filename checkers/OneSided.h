@@ -67,6 +67,8 @@ enum OsEvidenceBits : unsigned {
                            // to other fields of the same object
   EvDeviceUnordered = 256, // a ring index stored after slot stores that no
                            // device barrier (wmb(), dma_wmb()) orders
+  EvHandedOver = 512,      // an ownership word stored outside set-up after
+                           // the record it owns is filled or read
 };
 /// Any store of the location.
 constexpr unsigned EvAnyStore = EvPlainStore | EvMarkedStore | EvReleaseStore | EvFencedStore;
@@ -171,8 +173,7 @@ public:
   /// An ownership word Id is stored outside set-up after the record it
   /// owns is filled or read (ownerWord()'s store rule): the file hands the
   /// record over with it, whether or not that store is reported.
-  void markHandedOver(const clang::ValueDecl *Id) { HandedOver.insert(Id); }
-  bool handedOver(const clang::ValueDecl *Id) const { return HandedOver.count(Id); }
+  void markHandedOver(const clang::ValueDecl *Id) { Bits[Id] |= EvHandedOver; }
   /// Is FD called by a function of the TU seen so far?
   bool called(const clang::FunctionDecl *FD) const {
     return Called.count(FD->getCanonicalDecl());
@@ -181,7 +182,6 @@ public:
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
   llvm::DenseSet<const clang::FunctionDecl *> Called;
-  llvm::DenseSet<const clang::ValueDecl *> HandedOver;
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
   llvm::DenseMap<const clang::ValueDecl *, Where> Strong;
