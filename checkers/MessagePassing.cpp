@@ -170,6 +170,14 @@ const ValueDecl *MpCollector::identity(const LocationKey &K) {
   return nullptr;
 }
 
+MpLoc MpCollector::loc(const LocationKey &K) {
+  MpLoc L;
+  L.Leaf = identity(K);
+  if (L.Leaf && K.Field)
+    L.Outer = K.Outer;
+  return L;
+}
+
 void MpCollector::collect(const FunctionTrace &T, Classifier &C,
                           const FixMaker &Fix) {
   if (T.FD == LastCollected)
@@ -253,8 +261,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
     const LocationKey &FK = T.key(F.Key);
     if (FK.isLocal())
       continue;
-    const ValueDecl *Id = identity(FK);
-    if (!Id)
+    MpLoc Id = loc(FK);
+    if (!Id.Leaf)
       continue;
 
     // The flag store is marked (WRITE_ONCE, release, atomic) and writes a
@@ -292,8 +300,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (!IsStore || E.Key < 0 || Depth[J] > 0 || Unknown || !OnPath(J, I))
           continue;
         const LocationKey &DK = T.key(E.Key);
-        const ValueDecl *DId = identity(DK);
-        if (DK.isLocal() || !DId || DId == Id)
+        MpLoc DId = loc(DK);
+        if (DK.isLocal() || !DId.Leaf || DId.Leaf == Id.Leaf)
           continue;
         if (isRelease(E.Ord))
           continue; // a publication of its own
@@ -311,7 +319,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
         // Stored again after the flag: the flag does not publish it.
-        auto Last = LastStore.find(DId);
+        auto Last = LastStore.find(static_cast<const ValueDecl *>(DId.Leaf));
         if (Last != LastStore.end() && Last->second > I)
           continue;
         S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,
@@ -361,8 +369,8 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (E.Kind != EventKind::Load || E.Key < 0 || Depth[J] > 0 || !OnPath(I, J))
           continue;
         const LocationKey &DK = T.key(E.Key);
-        const ValueDecl *DId = identity(DK);
-        if (DK.isLocal() || !DId || DId == Id)
+        MpLoc DId = loc(DK);
+        if (DK.isLocal() || !DId.Leaf || DId.Leaf == Id.Leaf)
           continue;
         if (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
             E.ApiName.starts_with("srcu_"))
@@ -409,10 +417,10 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
 std::vector<MpMatch> MpCollector::match(bool Ordered) const {
   std::vector<MpMatch> Out;
   for (const MpSide &W : Sides) {
-    if (!W.Writer || Excluded.count(W.Flag))
+    if (!W.Writer || Excluded.count(W.Flag.Leaf))
       continue;
     for (const MpSide &R : Sides) {
-      if (R.Writer || R.Flag != W.Flag || R.Fn == W.Fn)
+      if (R.Writer || !R.Flag.mayAlias(W.Flag) || R.Fn == W.Fn)
         continue;
       // Join: a TU that saw both functions has judged the pair.
       if (llvm::any_of(W.SeenIn,
@@ -425,8 +433,8 @@ std::vector<MpMatch> MpCollector::match(bool Ordered) const {
       bool Any = false;
       for (const MpData &WD : W.Data)
         for (const MpData &RD : R.Data) {
-          if (WD.Id != RD.Id || !(WD.Rel & RD.Rel) || Excluded.count(WD.Id) ||
-              OrderedIds.count(WD.Id))
+          if (!WD.Id.mayAlias(RD.Id) || !(WD.Rel & RD.Rel) ||
+              Excluded.count(WD.Id.Leaf) || OrderedIds.count(WD.Id.Leaf))
             continue;
           bool WU = WD.By == MpOrder::None, RU = RD.By == MpOrder::None;
           // Marked on both sides and ordered on neither: an independent

@@ -59,12 +59,28 @@ enum MpRel : unsigned {
   RelGlobals = 4,    // both global variables
 };
 
-/// The identity of a flag or datum. In a TU it is the FieldDecl or global
-/// VarDecl (MpCollector::identity); in a join, an interned string key.
+/// An identity used across functions: in a TU, a FieldDecl or a global
+/// VarDecl (MpCollector::identity()); in a join, an interned string key.
 using MpId = const void *;
 
+/// A flag or datum: the member (or global) and, when it is reached with
+/// '.', what holds it (LocationKey::Outer). `c->poll.first` and
+/// `c->deleted.first` are two lists' heads; `l->first`, reached through a
+/// pointer, may be either.
+struct MpLoc {
+  MpId Outer = nullptr;
+  MpId Leaf = nullptr;
+  /// Can the two name the same memory?
+  bool mayAlias(const MpLoc &O) const {
+    return Leaf == O.Leaf && (!Outer || !O.Outer || Outer == O.Outer);
+  }
+  bool operator==(const MpLoc &O) const {
+    return Leaf == O.Leaf && Outer == O.Outer;
+  }
+};
+
 struct MpData {
-  MpId Id = nullptr;
+  MpLoc Id;
   unsigned Rel = 0;    // MpRel bits
   bool Marked = false; // WRITE_ONCE/READ_ONCE or atomic, not plain
   clang::SourceLocation Loc;
@@ -85,7 +101,7 @@ struct MpSide {
   /// Join: the TUs that analysed the function (both sides seen in one TU
   /// were judged there). Empty within a TU.
   llvm::SmallVector<unsigned, 2> SeenIn;
-  MpId Flag = nullptr;
+  MpLoc Flag;
   clang::SourceLocation FlagLoc;
   std::string FlagName;
   std::string FlagSpelling; // "WRITE_ONCE()", "READ_ONCE()", "" for plain
@@ -130,6 +146,9 @@ public:
 
   /// Identity of a location across functions: its field, or the global.
   static const clang::ValueDecl *identity(const LocationKey &K);
+  /// The flag or datum at K: identity() and what holds it; no Leaf when
+  /// K has no identity.
+  static MpLoc loc(const LocationKey &K);
 
   /// The spellings of the TU (in a TU: set before the first collect()).
   void setSpellings(MpSpellings S);
@@ -157,7 +176,7 @@ public:
 
 private:
   std::vector<MpSide> Sides;
-  llvm::DenseSet<MpId> Excluded; // counters, RMW targets
+  llvm::DenseSet<MpId> Excluded; // counters, RMW targets (Leaf ids)
   /// Published or read with release/acquire somewhere: a flag of its own,
   /// not data of another flag.
   llvm::DenseSet<MpId> OrderedIds;

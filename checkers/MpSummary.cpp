@@ -108,11 +108,9 @@ private:
   StringMap<unsigned> Index;
 };
 
-/// The program-wide identity of a flag or datum, "" if it has none: a
+/// The program-wide identity of a field or global, "" if it has none: a
 /// static global is a different object in every TU.
-std::string idKey(MpId Id, const LocWriter &LW) {
-  // Within a TU, ids are the FieldDecls and VarDecls of MpCollector::identity.
-  const auto *D = static_cast<const ValueDecl *>(Id);
+std::string declKey(const ValueDecl *D, const LocWriter &LW) {
   if (const auto *FD = dyn_cast<FieldDecl>(D)) {
     const RecordDecl *RD = FD->getParent();
     if (const RecordDecl *Def = RD->getDefinition())
@@ -133,6 +131,12 @@ std::string idKey(MpId Id, const LocWriter &LW) {
         VD->isExternallyVisible() && VD->getIdentifier())
       return ("G:" + VD->getName()).str();
   return "";
+}
+
+/// The program-wide identity of an MpId of this TU (a FieldDecl or a
+/// VarDecl).
+std::string idKey(MpId Id, const LocWriter &LW) {
+  return declKey(static_cast<const ValueDecl *>(Id), LW);
 }
 
 std::string fnKey(const void *Fn, const LocWriter &LW) {
@@ -165,14 +169,19 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
 
   json::Array SidesOut;
   for (const MpSide &S : Sides) {
-    std::string Flag = Key(S.Flag);
+    std::string Flag = Key(S.Flag.Leaf);
+    // What holds the flag, when it has a program-wide identity: without
+    // one (a static global), the flag may be any instance, as a field
+    // reached through a pointer.
+    std::string FlagHolder = S.Flag.Outer ? Key(S.Flag.Outer) : "";
     std::string Fn = fnKey(S.Fn, LW);
     json::Value FlagLoc = LW.loc(S.FlagLoc);
     if (Flag.empty() || Fn.empty() || FlagLoc.getAsNull())
       continue; // nothing another TU could match
     json::Array Data;
     for (const MpData &D : S.Data) {
-      std::string Id = Key(D.Id);
+      std::string Id = Key(D.Id.Leaf);
+      std::string Holder = D.Id.Outer ? Key(D.Id.Outer) : "";
       json::Value Loc = LW.loc(D.Loc), ByLoc = LW.loc(D.ByLoc);
       if (Id.empty() || Loc.getAsNull() || ByLoc.getAsNull())
         continue;
@@ -186,6 +195,8 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                                   {"bySpelling", D.BySpelling}});
       if (D.OtherBarrier)
         Data.back().getAsObject()->try_emplace("otherBarrier", true);
+      if (!Holder.empty())
+        Data.back().getAsObject()->try_emplace("holder", Holder);
     }
     if (Data.empty())
       continue;
@@ -208,6 +219,8 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
             {"end", json::Array{E->Line, E->Col}},
             {"text", S.Fix->CodeToInsert}};
     }
+    if (!FlagHolder.empty())
+      Side["flagHolder"] = FlagHolder;
     SidesOut.push_back(std::move(Side));
   }
   auto KeyList = [&](const DenseSet<MpId> &Ids) {
@@ -419,7 +432,9 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
     S.Writer = *W;
     S.Tested = *T;
     S.Fn = Intern(Fn);
-    S.Flag = Intern(Flag);
+    S.Flag.Leaf = Intern(Flag);
+    if (std::optional<StringRef> H = O->getString("flagHolder"); H && !H->empty())
+      S.Flag.Outer = Intern(*H);
     bool Missing = false;
     if (!R.loc(O->get("flagLoc"), S.FlagLoc, Missing))
       return Bad();
@@ -442,7 +457,9 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
       if (*Rel < 0 || *Rel > (RelSameObject | RelPointee | RelGlobals) ||
           *By < 0 || *By > static_cast<int64_t>(MpOrder::Dependency))
         return R.fail("a datum's \"rel\" or \"by\" is out of range"), Bad();
-      D.Id = Intern(Id);
+      D.Id.Leaf = Intern(Id);
+      if (std::optional<StringRef> H = DO->getString("holder"); H && !H->empty())
+        D.Id.Outer = Intern(*H);
       D.Rel = *Rel;
       D.Marked = *Marked;
       D.By = static_cast<MpOrder>(*By);
@@ -512,7 +529,7 @@ std::string MpCollector::configurationsApart(const MpMatch &M) const {
 
 std::string programWideId(const ValueDecl *D, const SourceManager &SM) {
   LocWriter LW(SM);
-  return idKey(D, LW);
+  return declKey(D, LW);
 }
 
 } // namespace seqlint

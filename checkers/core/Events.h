@@ -42,6 +42,12 @@ struct LocationKey {
   std::string Text;                       // canonical spelling, unique per base
   const clang::VarDecl *Base = nullptr;   // root variable, if any
   const clang::ValueDecl *Field = nullptr; // last member, if any
+  /// What holds Field when it is reached with '.': the member before it
+  /// (`c->poll.first`: poll) or a global variable (`g.first`: g). Null
+  /// after '->' (any object of the type) or without a member. Field alone
+  /// names every instance of a member; with Outer, two list heads of one
+  /// type in one structure are two locations.
+  const clang::ValueDecl *Outer = nullptr;
   bool ViaPointer = false;                // reached through a dereference
   enum StorageKind { Local, Param, Global, Unknown } Storage = Unknown;
 

@@ -209,6 +209,21 @@ bool FunctionClassifier::buildMemberKey(const MemberExpr *ME, LocationKey &K,
   } else if (ME->isArrow()) {
     Text += "->";
   }
+  // What holds the member: the named member (or global variable) the
+  // object is reached by, when it is reached with '.'; an anonymous
+  // struct or union member keeps the holder of its own object.
+  const ValueDecl *Outer = nullptr;
+  if (!ME->isArrow()) {
+    const Expr *B = ME->getBase()->IgnoreParenImpCasts();
+    if (const auto *BM = dyn_cast<MemberExpr>(B))
+      Outer = BM->getMemberDecl()->getName().empty() ? K.Outer
+                                                      : BM->getMemberDecl();
+    else if (const auto *DR = dyn_cast<DeclRefExpr>(B))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+          V && V->hasGlobalStorage() && !V->isStaticLocal())
+        Outer = V;
+  }
+  K.Outer = Outer;
   K.Field = ME->getMemberDecl();
   return true;
 }

@@ -54,6 +54,7 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
   if (!buildKey(A, N, ArgText, 0))
     return -1;
   std::string Text;
+  bool DirectMember = false; // `p->f` with `&x`: f is a member of x itself
   if (AddrOf) {
     // p designates the argument's object itself.
     if (Prefix == "*(" && Rest.starts_with(")")) {
@@ -61,6 +62,8 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
     } else if (Rest.starts_with("->")) {
       Text = Prefix.str() + ArgText + "." + Rest.drop_front(2).str();
       Rest = Rest.drop_front(2);
+      DirectMember = Prefix.empty() && !Rest.contains('.') &&
+                     !Rest.contains("->") && !Rest.contains("*(");
     } else {
       return -1; // (&x)[i]
     }
@@ -70,8 +73,18 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
   }
   if (!Prefix.empty() || Rest.contains("->") || Rest.contains("*("))
     N.ViaPointer = true;
-  if (K.Field)
+  if (K.Field) {
+    // `l->epoch` with `&ts->lk`: epoch held by lk (with `&g`: by g), as if
+    // written there.
+    const ValueDecl *Holder =
+        N.Field ? N.Field
+        : (N.Storage == LocationKey::Global && !N.ViaPointer) ? N.Base
+                                                               : nullptr;
+    N.Outer = K.Outer;
+    if (!K.Outer && DirectMember)
+      N.Outer = Holder;
     N.Field = K.Field;
+  }
   N.Text = Text;
   if (N.isLocal() && !KeepLocal)
     return -1;
