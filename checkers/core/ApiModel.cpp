@@ -609,4 +609,110 @@ const ApiModel &getApiModel() {
   return M;
 }
 
+
+// --- Locks by name (ApiModel.h) ---------------------------------------------
+
+int lockLikeName(StringRef Name) {
+  if (Name.empty())
+    return 0;
+  if (Name.contains("unlock") || Name == "release_sock" || Name.starts_with("up_read") ||
+      Name.starts_with("up_write"))
+    return -1;
+  if (Name.contains("is_locked") || Name.contains("lockdep") || Name.contains("lockref") ||
+      Name.contains("lockless") || Name.contains("_locked") || Name.contains("block") ||
+      Name.contains("clock") || Name.contains("flock"))
+    return 0;
+  if (Name.ends_with("_lock") || Name.contains("_lock_") || Name.starts_with("lock_") ||
+      Name.ends_with("trylock") || Name.starts_with("down_read") ||
+      Name.starts_with("down_write") || Name == "lock")
+    return 1;
+  return 0;
+}
+
+bool isLockGuardConstructor(StringRef Name) {
+  if (!Name.consume_front("class_") || !Name.consume_back("_constructor"))
+    return false;
+  Name.consume_back("_try");
+  Name.consume_back("_nested");
+  static const char *Guards[] = {
+      "raw_spinlock", "raw_spinlock_irq", "raw_spinlock_bh",
+      "raw_spinlock_irqsave", "spinlock", "spinlock_irq", "spinlock_bh",
+      "spinlock_irqsave", "read_lock", "read_lock_irq", "read_lock_irqsave",
+      "write_lock", "write_lock_irq", "write_lock_irqsave", "mutex",
+      "mutex_intr", "rwsem_read", "rwsem_write"};
+  for (const char *G : Guards)
+    if (Name == G)
+      return true;
+  return false;
+}
+
+LockKind lockKindOfName(StringRef N) {
+  if (N.consume_front("class_"))
+    N.consume_back("_constructor");
+  if (N.starts_with("raw_spin"))
+    return LockKind::RawSpin;
+  if (N.starts_with("spin"))
+    return LockKind::Spin;
+  if (N.starts_with("mutex"))
+    return LockKind::Mutex;
+  if (N.starts_with("read_lock") || N.starts_with("write_lock") ||
+      N.starts_with("read_unlock") || N.starts_with("write_unlock") ||
+      N.starts_with("read_trylock") || N.starts_with("write_trylock"))
+    return LockKind::RwLock;
+  if (N.starts_with("down_") || N.starts_with("up_") || N.starts_with("rwsem"))
+    return LockKind::RwSem;
+  if (N.starts_with("write_seq") || N.starts_with("read_seqlock_excl") ||
+      N.starts_with("read_sequnlock_excl"))
+    return LockKind::Seqlock;
+  if (N.starts_with("pthread_"))
+    return LockKind::Pthread;
+  return LockKind::Other;
+}
+
+bool isSeqlockWriteLock(StringRef N) {
+  return N.starts_with("write_seqlock") || N == "rte_seqlock_write_lock" ||
+         N == "seqlint_seqlock_write_lock" || N == "seqlock_write_lock";
+}
+bool isSeqlockWriteUnlock(StringRef N) {
+  return N.starts_with("write_sequnlock") || N == "rte_seqlock_write_unlock" ||
+         N == "seqlint_seqlock_write_unlock" || N == "seqlock_write_unlock";
+}
+
+bool lockIsShared(StringRef N) {
+  return N.starts_with("read_lock") || N.starts_with("down_read") ||
+         N.starts_with("read_trylock") || N == "pthread_rwlock_rdlock" ||
+         N == "pthread_rwlock_tryrdlock" || N == "lockdep_assert_held_read" ||
+         N == "class_read_lock_constructor" ||
+         N == "class_read_lock_irq_constructor" ||
+         N == "class_read_lock_irqsave_constructor" ||
+         N == "class_rwsem_read_constructor";
+}
+
+bool lockIsTry(StringRef N) { return N.contains("trylock"); }
+
+bool tryLockZeroIsSuccess(StringRef N) { return N.starts_with("pthread_"); }
+
+bool lockIsAssertion(StringRef N) { return N.starts_with("lockdep_assert_held"); }
+
+bool lockIsScoped(StringRef N) { return N.starts_with("class_"); }
+
+LockKind lockKindOfTypeName(StringRef Name) {
+  if (Name == "spinlock_t" || Name == "spinlock")
+    return LockKind::Spin;
+  if (Name == "raw_spinlock_t" || Name == "raw_spinlock")
+    return LockKind::RawSpin;
+  if (Name == "mutex")
+    return LockKind::Mutex;
+  if (Name == "rwlock_t")
+    return LockKind::RwLock;
+  if (Name == "rw_semaphore")
+    return LockKind::RwSem;
+  if (Name == "seqlock_t")
+    return LockKind::Seqlock;
+  if (Name.starts_with("pthread_") &&
+      (Name.contains("mutex") || Name.contains("rwlock") || Name.contains("spin")))
+    return LockKind::Pthread;
+  return LockKind::Unknown;
+}
+
 } // namespace seqlint

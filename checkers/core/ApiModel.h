@@ -76,6 +76,20 @@ enum ExcludeLevel : unsigned char {
 /// device reads and writes (dma_alloc_coherent()).
 enum class Sharing : unsigned char { None, Process, Device };
 
+/// The kinds of lock seqlint tells apart (which contexts they keep out,
+/// and the messages).
+enum class LockKind : unsigned char {
+  Unknown,
+  Spin,      // spinlock_t
+  RawSpin,   // raw_spinlock_t
+  Mutex,     // struct mutex
+  RwLock,    // rwlock_t
+  RwSem,     // struct rw_semaphore
+  Seqlock,   // seqlock_t (write_seqlock, read_seqlock_excl)
+  Pthread,   // pthread_mutex_t, pthread_rwlock_t, pthread_spinlock_t
+  Other,     // a lock the model knows by name only (lock_sock ...)
+};
+
 struct ApiEntry {
   Role R;
   Family F = Family::Linux;
@@ -94,7 +108,44 @@ struct ApiEntry {
   Sharing Shares = Sharing::None;
   /// ... only if this argument has MAP_SHARED (bit 0) set (mmap's flags).
   int SharedFlagsArg = -1;
+  /// Lock: takes the shared side of a reader-writer lock (.seqlint.yaml's
+  /// read-lock); the built-in APIs say it by name (lockIsShared()).
+  bool SharedLock = false;
+  /// Lock: may fail; held where its nonzero result is tested true
+  /// (.seqlint.yaml's trylock); built-in: lockIsTry().
+  bool TryLock = false;
 };
+
+// --- Locks by name ---------------------------------------------------------
+// What the name of a lock operation or a lock type says. The APIs of the
+// table above and a subsystem's own locks by the kernel's naming
+// conventions (lock_sock(), down_read_trylock(), raw_spin_lock_rcu_node())
+// are both known here, and nowhere else.
+
+/// +1 for a callee name that reads like taking a lock, -1 for releasing
+/// one, 0 otherwise.
+int lockLikeName(llvm::StringRef Name);
+/// class_spinlock_irqsave_constructor, class_mutex_constructor ...: the
+/// constructor of a lock guard class of <linux/cleanup.h>.
+bool isLockGuardConstructor(llvm::StringRef Name);
+/// The kind of lock a lock operation of this name takes or releases.
+LockKind lockKindOfName(llvm::StringRef Name);
+/// The kind of lock a type name (or a typedef on the way to it) names.
+LockKind lockKindOfTypeName(llvm::StringRef TypeName);
+/// write_seqlock*(): a write begin that also takes the seqlock's lock; and
+/// the write end that releases it.
+bool isSeqlockWriteLock(llvm::StringRef Name);
+bool isSeqlockWriteUnlock(llvm::StringRef Name);
+/// Takes the shared (reader) side of a reader-writer lock.
+bool lockIsShared(llvm::StringRef Name);
+/// May fail: the lock is held on one branch of the result.
+bool lockIsTry(llvm::StringRef Name);
+/// A trylock that returns 0 on success (pthread_*_trylock()).
+bool tryLockZeroIsSuccess(llvm::StringRef Name);
+/// lockdep_assert_held*(): says the caller holds the lock.
+bool lockIsAssertion(llvm::StringRef Name);
+/// A guard() / scoped_guard() lock, released when its scope ends.
+bool lockIsScoped(llvm::StringRef Name);
 
 /// How a code base spells its ordering operations, for the fix-its and
 /// messages of a TU: the dialect of the API family the TU uses.

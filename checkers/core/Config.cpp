@@ -31,6 +31,14 @@ ApiEntry make(Role R, BarrierKind K = BarrierKind::Full, Order O = Order::Once,
   return E;
 }
 
+/// A lock that takes the shared side (Shared), or may fail (Try).
+ApiEntry lock(bool Shared, bool Try) {
+  ApiEntry E = make(Role::Lock);
+  E.SharedLock = Shared;
+  E.TryLock = Try;
+  return E;
+}
+
 /// An allocator of memory another process or a device sees.
 ApiEntry shared(Sharing S) {
   ApiEntry E = make(Role::SideEffect);
@@ -52,6 +60,9 @@ const std::vector<RoleSpec> &roles() {
       {"write-begin", make(Role::WriteBegin)},
       {"write-end", make(Role::WriteEnd)},
       {"lock", make(Role::Lock)},
+      {"read-lock", lock(/*Shared=*/true, /*Try=*/false)},
+      {"trylock", lock(/*Shared=*/false, /*Try=*/true)},
+      {"read-trylock", lock(/*Shared=*/true, /*Try=*/true)},
       {"unlock", make(Role::Unlock)},
       {"pure", make(Role::Pure)},
       {"shared-memory", shared(Sharing::Process)},

@@ -49,42 +49,6 @@ bool refersTo(const Stmt *E, const VarDecl *V) {
   return false;
 }
 
-/// +1 for a name that reads like taking a lock, -1 for releasing one.
-int lockLikeName(StringRef Name) {
-  if (Name.empty())
-    return 0;
-  if (Name.contains("unlock") || Name == "release_sock" || Name.starts_with("up_read") ||
-      Name.starts_with("up_write"))
-    return -1;
-  if (Name.contains("is_locked") || Name.contains("lockdep") || Name.contains("lockref") ||
-      Name.contains("lockless") || Name.contains("_locked") || Name.contains("block") ||
-      Name.contains("clock") || Name.contains("flock"))
-    return 0;
-  if (Name.ends_with("_lock") || Name.contains("_lock_") || Name.starts_with("lock_") ||
-      Name.ends_with("trylock") || Name.starts_with("down_read") ||
-      Name.starts_with("down_write") || Name == "lock")
-    return 1;
-  return 0;
-}
-
-/// class_spinlock_irqsave_constructor, class_mutex_constructor ...: the
-/// constructor of a lock guard class of <linux/cleanup.h>.
-bool isLockGuardConstructor(StringRef Name) {
-  if (!Name.consume_front("class_") || !Name.consume_back("_constructor"))
-    return false;
-  Name.consume_back("_try");
-  Name.consume_back("_nested");
-  static const char *Guards[] = {
-      "raw_spinlock", "raw_spinlock_irq", "raw_spinlock_bh",
-      "raw_spinlock_irqsave", "spinlock", "spinlock_irq", "spinlock_bh",
-      "spinlock_irqsave", "read_lock", "read_lock_irq", "read_lock_irqsave",
-      "write_lock", "write_lock_irq", "write_lock_irqsave", "mutex",
-      "mutex_intr", "rwsem_read", "rwsem_write"};
-  for (const char *G : Guards)
-    if (Name == G)
-      return true;
-  return false;
-}
 
 } // namespace
 

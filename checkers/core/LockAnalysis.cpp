@@ -43,21 +43,8 @@ LockKind lockKindOfType(QualType Ty) {
       Name = TT->getDecl()->getName();
     else if (const auto *RT = Ty->getAs<RecordType>())
       Name = RT->getDecl()->getName();
-    if (Name == "spinlock_t" || Name == "spinlock")
-      return LockKind::Spin;
-    if (Name == "raw_spinlock_t" || Name == "raw_spinlock")
-      return LockKind::RawSpin;
-    if (Name == "mutex")
-      return LockKind::Mutex;
-    if (Name == "rwlock_t")
-      return LockKind::RwLock;
-    if (Name == "rw_semaphore")
-      return LockKind::RwSem;
-    if (Name == "seqlock_t")
-      return LockKind::Seqlock;
-    if (Name.starts_with("pthread_") &&
-        (Name.contains("mutex") || Name.contains("rwlock") || Name.contains("spin")))
-      return LockKind::Pthread;
+    if (LockKind K = lockKindOfTypeName(Name); K != LockKind::Unknown)
+      return K;
     const auto *TT = Ty->getAs<TypedefType>();
     if (!TT)
       break;
@@ -77,50 +64,6 @@ StringRef lockApiName(const Event &E) {
   return StringRef();
 }
 
-LockKind lockKindOfName(StringRef N) {
-  if (N.consume_front("class_"))
-    N.consume_back("_constructor");
-  if (N.starts_with("raw_spin"))
-    return LockKind::RawSpin;
-  if (N.starts_with("spin"))
-    return LockKind::Spin;
-  if (N.starts_with("mutex"))
-    return LockKind::Mutex;
-  if (N.starts_with("read_lock") || N.starts_with("write_lock") ||
-      N.starts_with("read_unlock") || N.starts_with("write_unlock") ||
-      N.starts_with("read_trylock") || N.starts_with("write_trylock"))
-    return LockKind::RwLock;
-  if (N.starts_with("down_") || N.starts_with("up_") || N.starts_with("rwsem"))
-    return LockKind::RwSem;
-  if (N.starts_with("write_seq") || N.starts_with("read_seqlock_excl") ||
-      N.starts_with("read_sequnlock_excl"))
-    return LockKind::Seqlock;
-  if (N.starts_with("pthread_"))
-    return LockKind::Pthread;
-  return LockKind::Other;
-}
-
-/// Locks that take/release the lock inside a seqlock object.
-bool isSeqlockWriteLock(StringRef N) {
-  return N.starts_with("write_seqlock") || N == "rte_seqlock_write_lock" ||
-         N == "seqlint_seqlock_write_lock" || N == "seqlock_write_lock";
-}
-bool isSeqlockWriteUnlock(StringRef N) {
-  return N.starts_with("write_sequnlock") || N == "rte_seqlock_write_unlock" ||
-         N == "seqlint_seqlock_write_unlock" || N == "seqlock_write_unlock";
-}
-
-bool isShared(StringRef N) {
-  return N.starts_with("read_lock") || N.starts_with("down_read") ||
-         N.starts_with("read_trylock") || N == "pthread_rwlock_rdlock" ||
-         N == "pthread_rwlock_tryrdlock" || N == "lockdep_assert_held_read" ||
-         N == "class_read_lock_constructor" ||
-         N == "class_read_lock_irq_constructor" ||
-         N == "class_read_lock_irqsave_constructor" ||
-         N == "class_rwsem_read_constructor";
-}
-
-bool isTrylock(StringRef N) { return N.contains("trylock"); }
 
 const Expr *stripCond(const Expr *E, bool &Negated) {
   for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
@@ -339,19 +282,19 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
       StringRef Api = lockApiName(E);
       HeldLock H;
       H.Lock = lockFor(E, Api);
-      H.Shared = isShared(Api);
-      H.Asserted = Api.starts_with("lockdep_assert_held");
-      H.Scoped = Api.starts_with("class_");
+      H.Shared = lockIsShared(Api) || (E.Api && E.Api->SharedLock);
+      H.Asserted = lockIsAssertion(Api);
+      H.Scoped = lockIsScoped(Api);
       H.Loc = E.Loc;
       if (H.Scoped)
         scopeOf(E, H);
-      if (isTrylock(Api) && Cond && E.S) {
+      if ((lockIsTry(Api) || (E.Api && E.Api->TryLock)) && Cond && E.S) {
         bool Negated = false;
         const Expr *C = stripCond(Cond, Negated);
         const auto *ES = dyn_cast<Expr>(E.S);
         if (C && ES && C->IgnoreParenImpCasts() == ES->IgnoreParenImpCasts()) {
           // pthread_*_trylock() returns 0 on success.
-          bool ZeroIsSuccess = Api.starts_with("pthread_");
+          bool ZeroIsSuccess = tryLockZeroIsSuccess(Api);
           P.H = H;
           P.OnTrue = Negated == ZeroIsSuccess;
           P.Valid = true;

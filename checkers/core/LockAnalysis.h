@@ -38,17 +38,6 @@
 namespace seqlint {
 
 /// What kind of lock object (from its type, else from the API name).
-enum class LockKind : unsigned char {
-  Unknown,
-  Spin,      // spinlock_t
-  RawSpin,   // raw_spinlock_t
-  Mutex,     // struct mutex
-  RwLock,    // rwlock_t
-  RwSem,     // struct rw_semaphore
-  Seqlock,   // seqlock_t (write_seqlock, read_seqlock_excl)
-  Pthread,   // pthread_mutex_t, pthread_rwlock_t, pthread_spinlock_t
-  Other,     // a lock the model knows by name only (lock_sock ...)
-};
 const char *lockKindName(LockKind K);
 
 /// One lock object a function touches.
