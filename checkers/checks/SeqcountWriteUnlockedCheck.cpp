@@ -274,11 +274,6 @@ DenseMap<const Event *, unsigned char> exclusionLevels(const FunctionTrace &T) {
   return Out;
 }
 
-enum class EntryKind {
-  Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork,
-  Napi, Xmit, Hook, RxHandler, Syscall
-};
-
 /// What running in an entry's context keeps out of the CPU: a softirq is not
 /// interrupted by another softirq, a hard interrupt handler by nothing.
 unsigned char contextLevel(EntryKind K) {
@@ -368,37 +363,16 @@ std::optional<EntryKind> memberEntryKind(const FieldDecl *F) {
     return std::nullopt;
   const RecordDecl *R = F->getParent();
   StringRef RN = R && R->getIdentifier() ? R->getName() : StringRef();
-  StringRef FN = F->getName();
-  if (RN == "work_struct" && FN == "func")
-    return EntryKind::Work;
-  if (RN == "kthread_work" && FN == "func")
-    return EntryKind::Work;
-  if (RN == "timer_list" && FN == "function")
-    return EntryKind::Timer;
-  if (RN == "hrtimer" && FN == "function")
-    return EntryKind::HRTimer;
-  if (RN == "tasklet_struct" && (FN == "func" || FN == "callback"))
-    return EntryKind::Tasklet;
-  if (RN == "irq_work" && FN == "func")
-    return EntryKind::IrqWork;
-  if (RN == "net_device_ops" && FN == "ndo_start_xmit")
-    return EntryKind::Xmit;
-  if (RN == "nf_hook_ops" && FN == "hook")
-    return EntryKind::Hook;
-  // get/setsockopt of netfilter: process context, any CPU, preemptible.
-  if (RN == "nf_sockopt_ops" && (FN == "set" || FN == "get"))
-    return EntryKind::Syscall;
-  if (RN == "napi_struct" && FN == "poll")
-    return EntryKind::Napi;
-  return std::nullopt;
+  return entryMember(RN, F->getName());
 }
 
 /// Call edges and entry-point registrations of the main file's functions.
 class GraphBuilder : public RecursiveASTVisitor<GraphBuilder> {
 public:
   GraphBuilder(MapVector<const FunctionDecl *, Entry> &Entries,
-               DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> &Edges)
-      : Entries(Entries), Edges(Edges) {}
+               DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> &Edges,
+               const ApiModel &Model)
+      : Entries(Entries), Edges(Edges), Model(Model) {}
 
   const FunctionDecl *Cur = nullptr;
   unsigned LoopDepth = 0;
@@ -424,9 +398,13 @@ public:
     StringRef N = Callee->getIdentifier() ? Callee->getName() : StringRef();
     if (N.empty())
       return true;
-    std::optional<EntryKind> K;
-    bool PerCpu = false;
-    if (N == "request_threaded_irq" || N == "devm_request_threaded_irq") {
+    std::optional<EntryRegistrar> K = entryRegistrar(N);
+    if (!K)
+      if (const ApiEntry *E = Model.lookup(N); E && E->StartsThread)
+        K = EntryRegistrar{EntryKind::Thread};
+    if (!K)
+      return true;
+    if (K->Threaded) {
       unsigned G = NextGroup++;
       if (CE->getNumArgs() > 2) {
         reg(functionRef(CE->getArg(1)), EntryKind::Irq, CE, G, false);
@@ -434,37 +412,9 @@ public:
       }
       return true;
     }
-    if (N == "init_timer_key" || N == "timer_setup" || N == "timer_setup_on_stack" ||
-        N == "__init_timer" || N == "init_timer_on_stack_key")
-      K = EntryKind::Timer;
-    else if (N == "hrtimer_setup" || N == "hrtimer_setup_on_stack")
-      K = EntryKind::HRTimer;
-    else if (N == "request_irq" || N == "devm_request_irq" ||
-             N == "request_any_context_irq" || N == "devm_request_any_context_irq" ||
-             N == "request_nmi")
-      K = EntryKind::Irq;
-    else if (N == "request_percpu_irq" || N == "__request_percpu_irq" ||
-             N == "request_percpu_nmi") {
-      K = EntryKind::Irq;
-      PerCpu = true;
-    } else if (N == "kthread_create_on_node" || N == "kthread_create_on_cpu" ||
-               N == "kthread_create" || N == "kthread_run" || N == "kthread_run_on_cpu")
-      K = EntryKind::KThread;
-    else if (N == "pthread_create" || N == "thrd_create")
-      K = EntryKind::Thread;
-    else if (N == "tasklet_init" || N == "tasklet_setup")
-      K = EntryKind::Tasklet;
-    else if (N == "init_irq_work")
-      K = EntryKind::IrqWork;
-    else if (N.starts_with("netif_napi_add") || N == "netif_threaded_napi_add")
-      K = EntryKind::Napi;
-    else if (N == "netdev_rx_handler_register")
-      K = EntryKind::RxHandler;
-    if (!K)
-      return true;
     unsigned G = NextGroup++;
     for (const Expr *A : CE->arguments())
-      reg(functionRef(A), *K, CE, G, PerCpu);
+      reg(functionRef(A), K->Kind, CE, G, K->PerCpu);
     return true;
   }
 
@@ -524,6 +474,7 @@ private:
 
   MapVector<const FunctionDecl *, Entry> &Entries;
   DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> &Edges;
+  const ApiModel &Model;
   DenseSet<const InitListExpr *> SeenInit;
 };
 
@@ -676,7 +627,7 @@ public:
     //    are reached from it; header code registers nothing of ours).
     MapVector<const FunctionDecl *, Entry> Entries;
     DenseMap<const FunctionDecl *, SmallVector<const FunctionDecl *, 4>> Edges;
-    GraphBuilder GB(Entries, Edges);
+    GraphBuilder GB(Entries, Edges, C.model());
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       if (!SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
         continue;

@@ -715,4 +715,68 @@ LockKind lockKindOfTypeName(StringRef Name) {
   return LockKind::Unknown;
 }
 
+
+// --- Entry points by name (ApiModel.h) ----------------------------------------
+
+std::optional<EntryRegistrar> entryRegistrar(StringRef N) {
+  EntryRegistrar R;
+  if (N == "request_threaded_irq" || N == "devm_request_threaded_irq") {
+    R.Kind = EntryKind::Irq;
+    R.Threaded = true;
+  } else if (N == "init_timer_key" || N == "timer_setup" || N == "timer_setup_on_stack" ||
+             N == "__init_timer" || N == "init_timer_on_stack_key")
+    R.Kind = EntryKind::Timer;
+  else if (N == "hrtimer_setup" || N == "hrtimer_setup_on_stack")
+    R.Kind = EntryKind::HRTimer;
+  else if (N == "request_irq" || N == "devm_request_irq" ||
+           N == "request_any_context_irq" || N == "devm_request_any_context_irq" ||
+           N == "request_nmi")
+    R.Kind = EntryKind::Irq;
+  else if (N == "request_percpu_irq" || N == "__request_percpu_irq" ||
+           N == "request_percpu_nmi") {
+    R.Kind = EntryKind::Irq;
+    R.PerCpu = true;
+  } else if (N == "kthread_create_on_node" || N == "kthread_create_on_cpu" ||
+             N == "kthread_create" || N == "kthread_run" || N == "kthread_run_on_cpu")
+    R.Kind = EntryKind::KThread;
+  else if (N == "pthread_create" || N == "thrd_create")
+    R.Kind = EntryKind::Thread;
+  else if (N == "tasklet_init" || N == "tasklet_setup")
+    R.Kind = EntryKind::Tasklet;
+  else if (N == "init_irq_work")
+    R.Kind = EntryKind::IrqWork;
+  else if (N.starts_with("netif_napi_add") || N == "netif_threaded_napi_add")
+    R.Kind = EntryKind::Napi;
+  else if (N == "netdev_rx_handler_register")
+    R.Kind = EntryKind::RxHandler;
+  else
+    return std::nullopt;
+  return R;
+}
+
+std::optional<EntryKind> entryMember(StringRef RN, StringRef FN) {
+  if (RN == "work_struct" && FN == "func")
+    return EntryKind::Work;
+  if (RN == "kthread_work" && FN == "func")
+    return EntryKind::Work;
+  if (RN == "timer_list" && FN == "function")
+    return EntryKind::Timer;
+  if (RN == "hrtimer" && FN == "function")
+    return EntryKind::HRTimer;
+  if (RN == "tasklet_struct" && (FN == "func" || FN == "callback"))
+    return EntryKind::Tasklet;
+  if (RN == "irq_work" && FN == "func")
+    return EntryKind::IrqWork;
+  if (RN == "net_device_ops" && FN == "ndo_start_xmit")
+    return EntryKind::Xmit;
+  if (RN == "nf_hook_ops" && FN == "hook")
+    return EntryKind::Hook;
+  // get/setsockopt of netfilter: process context, any CPU, preemptible.
+  if (RN == "nf_sockopt_ops" && (FN == "set" || FN == "get"))
+    return EntryKind::Syscall;
+  if (RN == "napi_struct" && FN == "poll")
+    return EntryKind::Napi;
+  return std::nullopt;
+}
+
 } // namespace seqlint

@@ -90,6 +90,20 @@ enum class LockKind : unsigned char {
   Other,     // a lock the model knows by name only (lock_sock ...)
 };
 
+/// How a function the code registers runs: the contexts that call it.
+enum class EntryKind : unsigned char {
+  Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork,
+  Napi, Xmit, Hook, RxHandler, Syscall
+};
+
+/// A call that registers a function (an argument) as an entry point.
+struct EntryRegistrar {
+  EntryKind Kind = EntryKind::Thread;
+  bool PerCpu = false;   // request_percpu_irq(): one instance per CPU
+  bool Threaded = false; // request_threaded_irq(): handler (arg 1) and
+                         // thread function (arg 2) of one interrupt
+};
+
 struct ApiEntry {
   Role R;
   Family F = Family::Linux;
@@ -114,6 +128,9 @@ struct ApiEntry {
   /// Lock: may fail; held where its nonzero result is tested true
   /// (.seqlint.yaml's trylock); built-in: lockIsTry().
   bool TryLock = false;
+  /// SideEffect: a function passed to the call runs as a thread
+  /// (.seqlint.yaml's thread-create); built-in: entryRegistrar().
+  bool StartsThread = false;
 };
 
 // --- Locks by name ---------------------------------------------------------
@@ -146,6 +163,16 @@ bool tryLockZeroIsSuccess(llvm::StringRef Name);
 bool lockIsAssertion(llvm::StringRef Name);
 /// A guard() / scoped_guard() lock, released when its scope ends.
 bool lockIsScoped(llvm::StringRef Name);
+
+// --- Entry points by name ----------------------------------------------------
+
+/// A call of this name registers the function it is passed as an entry
+/// point (timer_setup(), request_irq(), pthread_create(), ...).
+std::optional<EntryRegistrar> entryRegistrar(llvm::StringRef Callee);
+/// A function stored into this member of this record runs as an entry
+/// point (work_struct.func, net_device_ops.ndo_start_xmit, ...).
+std::optional<EntryKind> entryMember(llvm::StringRef Record,
+                                     llvm::StringRef Field);
 
 /// How a code base spells its ordering operations, for the fix-its and
 /// messages of a TU: the dialect of the API family the TU uses.

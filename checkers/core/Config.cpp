@@ -39,6 +39,13 @@ ApiEntry lock(bool Shared, bool Try) {
   return E;
 }
 
+/// A call whose function argument runs as a thread (pthread_create()).
+ApiEntry starter() {
+  ApiEntry E = make(Role::SideEffect);
+  E.StartsThread = true;
+  return E;
+}
+
 /// An allocator of memory another process or a device sees.
 ApiEntry shared(Sharing S) {
   ApiEntry E = make(Role::SideEffect);
@@ -65,6 +72,7 @@ const std::vector<RoleSpec> &roles() {
       {"read-trylock", lock(/*Shared=*/true, /*Try=*/true)},
       {"unlock", make(Role::Unlock)},
       {"pure", make(Role::Pure)},
+      {"thread-create", starter()},
       {"shared-memory", shared(Sharing::Process)},
       {"device-memory", shared(Sharing::Device)},
   };
