@@ -74,43 +74,6 @@ Identity identityOf(const LocationKey &K) {
   return nullptr;
 }
 
-/// The words of a name: split at '_' and, for CamelCase names (PostgreSQL's
-/// CreateSharedBackendStatus, QEMU's VirtIODevice helpers), before each
-/// capital that follows a lower-case letter.
-SmallVector<StringRef, 6> nameWords(StringRef Name) {
-  SmallVector<StringRef, 6> Parts, Words;
-  Name.split(Parts, '_', -1, false);
-  for (StringRef P : Parts) {
-    size_t Start = 0;
-    for (size_t I = 1; I < P.size(); ++I)
-      if (isUpper(P[I]) && isLower(P[I - 1])) {
-        Words.push_back(P.slice(Start, I));
-        Start = I;
-      }
-    Words.push_back(P.drop_front(Start));
-  }
-  return Words;
-}
-
-/// Functions that run before the object is published or after it is
-/// unpublished, by the name's words: foo_init, setup_bar, baz_alloc,
-/// CreateSharedFoo, a fork callback filling the child …
-bool isLifecycleName(StringRef Name) {
-  static const char *Words[] = {
-      "init",    "setup",  "alloc",       "create", "probe",    "new",
-      "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
-      "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
-      "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
-      "suspend", "resume",      "startup", "fork"};
-  for (StringRef P : nameWords(Name)) {
-    std::string L = P.lower();
-    for (const char *W : Words)
-      if (L == W || (StringRef(L).starts_with(W) && StringRef(W) == "init"))
-        return true;
-  }
-  return false;
-}
-
 /// Is L inside the argument of data_race() (an intended, marked race)?
 bool insideDataRace(SourceLocation L, const SourceManager &SM,
                     const LangOptions &LO) {

@@ -2,6 +2,7 @@
 #include "core/ApiModel.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace llvm;
@@ -777,6 +778,60 @@ std::optional<EntryKind> entryMember(StringRef RN, StringRef FN) {
   if (RN == "napi_struct" && FN == "poll")
     return EntryKind::Napi;
   return std::nullopt;
+}
+
+
+// --- Function-name conventions (ApiModel.h) ----------------------------------
+
+bool isAllocatorName(StringRef N) {
+  // (PostgreSQL's palloc() and MemoryContextAlloc() too.)
+  return N.contains_insensitive("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
+         N.ends_with("_new") || N == "new";
+}
+
+bool isSetupName(StringRef Name) {
+  std::string N = Name.lower();
+  for (const char *W : {"init", "setup", "create", "alloc", "probe", "reset"})
+    if (StringRef(N).contains(W))
+      return true;
+  return false;
+}
+
+/// The words of a name: split at '_' and, for CamelCase names (PostgreSQL's
+/// CreateSharedBackendStatus, QEMU's VirtIODevice helpers), before each
+/// capital that follows a lower-case letter.
+SmallVector<StringRef, 6> nameWords(StringRef Name) {
+  SmallVector<StringRef, 6> Parts, Words;
+  Name.split(Parts, '_', -1, false);
+  for (StringRef P : Parts) {
+    size_t Start = 0;
+    for (size_t I = 1; I < P.size(); ++I)
+      if (isUpper(P[I]) && isLower(P[I - 1])) {
+        Words.push_back(P.slice(Start, I));
+        Start = I;
+      }
+    Words.push_back(P.drop_front(Start));
+  }
+  return Words;
+}
+
+/// Functions that run before the object is published or after it is
+/// unpublished, by the name's words: foo_init, setup_bar, baz_alloc,
+/// CreateSharedFoo, a fork callback filling the child …
+bool isLifecycleName(StringRef Name) {
+  static const char *Words[] = {
+      "init",    "setup",  "alloc",       "create", "probe",    "new",
+      "ctor",    "exit",   "destroy",     "free",   "release",  "cleanup",
+      "remove",  "fini",   "teardown",    "dtor",   "shutdown", "uninit",
+      "deinit",  "reinit", "constructor", "dying",  "dead",     "offline",
+      "suspend", "resume",      "startup", "fork"};
+  for (StringRef P : nameWords(Name)) {
+    std::string L = P.lower();
+    for (const char *W : Words)
+      if (L == W || (StringRef(L).starts_with(W) && StringRef(W) == "init"))
+        return true;
+  }
+  return false;
 }
 
 } // namespace seqlint

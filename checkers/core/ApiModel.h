@@ -164,6 +164,24 @@ bool lockIsAssertion(llvm::StringRef Name);
 /// A guard() / scoped_guard() lock, released when its scope ends.
 bool lockIsScoped(llvm::StringRef Name);
 
+// --- Function-name conventions ----------------------------------------------
+// What a function's name says about the memory it returns or the objects it
+// works on, where nothing else says it.
+
+/// kmalloc, palloc, MemoryContextAlloc, *_new, kmemdup, strdup ...: returns
+/// memory no other thread can reach yet.
+bool isAllocatorName(llvm::StringRef N);
+/// Sets an object up before it is shared: a name containing init, setup,
+/// create, alloc, probe or reset (setupFunction()).
+bool isSetupName(llvm::StringRef Name);
+/// Runs before the object is published or after it is unpublished, by the
+/// name's words: foo_init, setup_bar, baz_alloc, CreateSharedFoo, a fork
+/// callback filling the child, teardown, ...
+bool isLifecycleName(llvm::StringRef Name);
+/// The words of a name: split at '_' and, for CamelCase names, before each
+/// capital that follows a lower-case letter.
+llvm::SmallVector<llvm::StringRef, 6> nameWords(llvm::StringRef Name);
+
 // --- Entry points by name ----------------------------------------------------
 
 /// A call of this name registers the function it is passed as an entry

@@ -1,5 +1,6 @@
 //===- AstQueries.cpp -----------------------------------------------------===//
 #include "core/AstQueries.h"
+#include "core/ApiModel.h"
 
 #include "clang/AST/ASTContext.h"
 
@@ -51,11 +52,7 @@ const ValueDecl *lvalueIdentity(const Expr *E) {
 bool setupFunction(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier())
     return false;
-  std::string N = FD->getName().lower();
-  for (const char *W : {"init", "setup", "create", "alloc", "probe", "reset"})
-    if (llvm::StringRef(N).contains(W))
-      return true;
-  return false;
+  return isSetupName(FD->getName());
 }
 
 const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {

@@ -7,12 +7,6 @@ using namespace llvm;
 
 namespace seqlint {
 
-bool isAllocatorName(StringRef N) {
-  // (PostgreSQL's palloc() and MemoryContextAlloc() too.)
-  return N.contains_insensitive("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
-         N.ends_with("_new") || N == "new";
-}
-
 /// For `&v.a.b` (no pointer on the way): v, with the member names a, b in
 /// Fields (then every member must have a name); null for anything else.
 const VarDecl *addressedObject(const Expr *E, SmallVectorImpl<StringRef> *Fields) {

@@ -10,6 +10,7 @@
 #ifndef SEQLINT_CORE_FRESH_H
 #define SEQLINT_CORE_FRESH_H
 
+#include "core/ApiModel.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -18,9 +19,6 @@
 #include "llvm/ADT/SmallVector.h"
 
 namespace seqlint {
-
-/// kmalloc, palloc, MemoryContextAlloc, *_new, kmemdup, strdup ...
-bool isAllocatorName(llvm::StringRef N);
 
 /// For `&v.a.b` (no pointer on the way): v, with the member names a, b in
 /// Fields (then every member must have a name); null for anything else.
