@@ -240,7 +240,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
   }
 
   // Where each field or global is stored last in the sequence.
-  llvm::DenseMap<const ValueDecl *, size_t> LastStore;
+  llvm::DenseMap<MpId, size_t> LastStore;
   for (size_t I = 0; I != Seq.size(); ++I)
     if ((Seq[I]->Kind == EventKind::Store || Seq[I]->Kind == EventKind::RMW) &&
         Seq[I]->Key >= 0)
@@ -319,7 +319,7 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (llvm::any_of(S.Data, [&](const MpData &X) { return X.Id == DId; }))
           continue;
         // Stored again after the flag: the flag does not publish it.
-        auto Last = LastStore.find(static_cast<const ValueDecl *>(DId.Leaf));
+        auto Last = LastStore.find(DId.Leaf);
         if (Last != LastStore.end() && Last->second > I)
           continue;
         S.Data.push_back({DId, Rel, E.Ord != Order::Plain, E.Loc,

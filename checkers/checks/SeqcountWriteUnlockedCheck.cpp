@@ -513,12 +513,6 @@ void classifyCounter(const LocationKey &K, WriteSite &W) {
   W.Class = CounterClass::External;
 }
 
-bool selfLockingApi(StringRef N) {
-  return N.starts_with("write_seqlock") || N.starts_with("u64_stats") ||
-         N == "rte_seqlock_write_lock" || N == "seqlint_seqlock_write_lock" ||
-         N == "seqlock_write_lock";
-}
-
 class SeqcountWriteUnlockedCheck : public Check {
 public:
   SeqcountWriteUnlockedCheck() : Check("seqcount-write-unlocked") {}
@@ -541,8 +535,9 @@ public:
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         bool Write = false;
-        if (E.Kind == EventKind::WriteBegin &&
-            (!selfLockingApi(E.ApiName) || E.ApiName.starts_with("u64_stats")))
+        // write_seqlock() takes the seqlock's own lock: it excludes the
+        // other writers itself.
+        if (E.Kind == EventKind::WriteBegin && !isSeqlockWriteLock(E.ApiName))
           Write = true;
         // write_seqcount_invalidate, raw_write_seqcount_latch: one-shot steps.
         if (E.isWriteStep())
