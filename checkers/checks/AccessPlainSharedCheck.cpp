@@ -41,6 +41,7 @@
 #include <set>
 #include "core/AccessContext.h"
 #include "core/AstQueries.h"
+#include "core/ChangedBits.h"
 #include "core/Fresh.h"
 
 #include "clang/AST/ASTContext.h"
@@ -106,6 +107,7 @@ struct Candidate {
   bool RMW;
   bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
   bool FnLocks; // the function takes, releases or asserts a lock somewhere
+  std::optional<uint64_t> Bits; // the bits it can change, when bounded
 };
 
 struct CallSite {
@@ -166,6 +168,18 @@ private:
 
   DenseSet<const FunctionDecl *> Traced;
   DenseMap<Identity, Evidence> Marked, SeqWritten, SeqRead;
+  /// The bits of a word that its write sections change (a masked field),
+  /// and the words whose sections may change any bit.
+  DenseMap<Identity, uint64_t> SectionBits;
+  DenseSet<Identity> SectionAnyBit;
+  /// Does the update C leave alone every bit the write sections of its
+  /// word publish (a list-membership bit beside a type field)?
+  bool disjointFromSections(const Candidate &C) const {
+    if (!C.Bits || SectionAnyBit.count(C.Id))
+      return false;
+    auto It = SectionBits.find(C.Id);
+    return It != SectionBits.end() && (*C.Bits & It->second) == 0;
+  }
   /// Read with a marked load outside any read section, lock or write
   /// section: a lockless variable read on its own somewhere.
   DenseSet<Identity> LoneReads;
@@ -260,6 +274,14 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (E.isWriteStep())
         FnWriteStep = true;
     }
+  // The bits of its location a write event can change (core/ChangedBits.h);
+  // a helper's parameters stand for the call's arguments.
+  auto bitsOf = [&](const Event &E) {
+    if (!E.Via)
+      return changedBits(E.node(), FD, identityOf(T.key(E.Key)));
+    return changedBits(E.node(), E.Via, identityOf(T.key(E.Key)),
+                       dyn_cast_or_null<CallExpr>(E.S), FD);
+  };
   std::optional<DenseSet<const VarDecl *>> Fresh;
   auto IsFresh = [&](const LocationKey &K) {
     if (K.Storage != LocationKey::Local || !K.Base)
@@ -330,6 +352,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         InSectionNames.insert(N);
       if (Write && C.MayInWriteSection && SameHome(C.WriteSections.front())) {
         int Counter = C.WriteSections.front();
+        if (std::optional<uint64_t> B = bitsOf(E))
+          SectionBits[Id] |= *B;
+        else
+          SectionAnyBit.insert(Id);
         std::string CN = T.key(Counter).displayName();
         SeqWritten.try_emplace(
             Id, Evidence{E.Loc,
@@ -382,8 +408,9 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (E.S && insideDataRace(E.S->getBeginLoc(), Ctx->Ctx->getSourceManager(),
                               Ctx->Ctx->getLangOpts()))
       return;
-    Candidates.push_back(
-        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks});
+    Candidates.push_back({Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain,
+                          FnLocks,
+                          bitsOf(E)});
   });
   // A latch: this function writes one copy (d[1].x) outside its section and
   // the other (d[0].x) inside it; readers pick the copy by the count.
@@ -635,7 +662,7 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
     // A marked store is fine for the LKMM; for a seqcount's data it still
     // has to be inside a write section, or readers validate a torn snapshot.
     auto It = SeqWritten.find(C.Id);
-    if (It == SeqWritten.end())
+    if (It == SeqWritten.end() || disjointFromSections(C))
       return;
     // Readers read it on its own with a marked load, and never inside a
     // read section: a lockless variable of its own that a write section
@@ -661,6 +688,9 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
           "mark an "
           "intended race with data_race()";
   } else if (auto It = SeqWritten.find(C.Id); It != SeqWritten.end()) {
+    // Bits the sections never change cannot tear what they publish.
+    if (disjointFromSections(C))
+      return;
     Ev = &It->second;
     Msg = What + " '" + C.Name + "' outside any write section, but it is " +
           Ev->How +
