@@ -51,7 +51,7 @@ namespace {
 /// start a check.
 struct ReadState {
   llvm::DenseMap<int, const Event *> Checks; // key -> checked load
-  LockSet Locks;
+  MayLockSet Locks;
 };
 
 class AccessPlainRereadCheck : public Check {

@@ -1,6 +1,7 @@
 //===- AccessContext.cpp --------------------------------------------------===//
 #include "core/AccessContext.h"
 #include "core/Dataflow.h"
+#include "core/LockAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -11,7 +12,7 @@ using namespace llvm;
 
 namespace seqlint {
 
-void LockSet::lock(int Key) {
+void MayLockSet::lock(int Key) {
   if (Key < -1)
     Key = -1;
   auto It = std::lower_bound(Held.begin(), Held.end(), Key);
@@ -19,7 +20,7 @@ void LockSet::lock(int Key) {
     Held.insert(It, Key);
 }
 
-void LockSet::unlock(int Key) {
+void MayLockSet::unlock(int Key) {
   if (Key < -1)
     Key = -1;
   auto It = std::lower_bound(Held.begin(), Held.end(), Key);
@@ -33,7 +34,7 @@ void LockSet::unlock(int Key) {
     Held.erase(Held.begin());
 }
 
-bool LockSet::join(const LockSet &O) {
+bool MayLockSet::join(const MayLockSet &O) {
   bool Grew = false;
   for (int K : O.Held) {
     auto It = std::lower_bound(Held.begin(), Held.end(), K);
@@ -52,7 +53,7 @@ Tri joinTri(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
 
 struct State {
   bool Reached = false;
-  LockSet Locks;
+  MayLockSet Locks;
   std::vector<Tri> W, R;
   std::vector<const Event *> RBegin;
   bool operator==(const State &O) const {
@@ -73,6 +74,17 @@ public:
       for (const Event &E : BE.Events)
         if (E.Kind == EventKind::ReadRetry && E.Var && E.Key >= 0)
           Validated.insert({E.Key, E.Var});
+    // A trylock whose result the block's branch tests: its lock flows along
+    // the successful edge only.
+    for (const CFGBlock *B : *T.Cfg)
+      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+        bool OnTrue = true;
+        if (trylockTestedBy(E, *B, OnTrue)) {
+          Tested[B->getBlockID()] = {E.Key, OnTrue};
+          TestedEvents.insert(&E);
+          break;
+        }
+      }
   }
 
   void run(function_ref<void(const Event &, const AccessContext &)> Visit) {
@@ -112,9 +124,20 @@ public:
     for (const Event &E : T.Blocks[B.getBlockID()].Events)
       step(E, S);
   }
-  bool join(State &Into, const State &From, const CFGBlock &, unsigned) {
+  void enter(State &Into, const State &From, const CFGBlock &B, unsigned I) {
+    Into = From;
+    takeOnEdge(Into, B, I);
+  }
+  bool join(State &Into, const State &From, const CFGBlock &B, unsigned I) {
     State Old = Into;
-    Into.Locks.join(From.Locks);
+    auto It = Tested.find(B.getBlockID());
+    if (It != Tested.end() && (I == 0) == It->second.second) {
+      State Taken = From;
+      takeOnEdge(Taken, B, I);
+      Into.Locks.join(Taken.Locks);
+    } else {
+      Into.Locks.join(From.Locks);
+    }
     for (size_t I = 0; I != Into.W.size(); ++I) {
       Into.W[I] = joinTri(Into.W[I], From.W[I]);
       Into.R[I] = joinTri(Into.R[I], From.R[I]);
@@ -125,6 +148,12 @@ public:
   }
 
 private:
+  void takeOnEdge(State &S, const CFGBlock &B, unsigned I) const {
+    auto It = Tested.find(B.getBlockID());
+    if (It != Tested.end() && (I == 0) == It->second.second)
+      S.Locks.lock(It->second.first);
+  }
+
   void step(const Event &E, State &S) {
     auto It = Slot.find(E.Key);
     int I = It == Slot.end() ? -1 : (int)It->second;
@@ -168,7 +197,8 @@ private:
     case EventKind::Lock:
       if (I >= 0)
         S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
-      S.Locks.lock(E.Key);
+      if (!TestedEvents.count(&E)) // else taken on its successful edge
+        S.Locks.lock(E.Key);
       break;
     case EventKind::Unlock:
       S.Locks.unlock(E.Key);
@@ -182,6 +212,10 @@ private:
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
+  /// Block -> the lock key of the trylock its branch tests, and whether it
+  /// is held on the true successor.
+  DenseMap<unsigned, std::pair<int, bool>> Tested;
+  DenseSet<const Event *> TestedEvents;
 };
 
 } // namespace

@@ -1,7 +1,9 @@
 //===- AccessContext.h - locks and sections around each access ------------===//
 //
 // What protects an access: which locks may be held (a lock taken on some
-// path counts: a report then needs every path to be unprotected), which
+// path counts: a report then needs every path to be unprotected; a trylock
+// whose result a branch tests holds its lock on the successful edge only,
+// as in the must-held LockAnalysis), which
 // write sections may be open, which read sections are definitely open.
 // A small forward dataflow over one function's event trace; the checks
 // about plain accesses (access-plain-*) share it.
@@ -18,7 +20,7 @@ namespace seqlint {
 
 /// Locks that may be held, by lock key (-1: a lock whose object is not
 /// known). Joining two paths keeps the locks of both.
-class LockSet {
+class MayLockSet {
 public:
   bool any() const { return !Held.empty(); }
   void lock(int Key);
@@ -26,9 +28,9 @@ public:
   /// taken by the caller) forgets one held lock, the unknown one first.
   void unlock(int Key);
   /// Union; true if this set grew.
-  bool join(const LockSet &O);
+  bool join(const MayLockSet &O);
   void clear() { Held.clear(); }
-  bool operator==(const LockSet &O) const { return Held == O.Held; }
+  bool operator==(const MayLockSet &O) const { return Held == O.Held; }
 
 private:
   llvm::SmallVector<int, 2> Held; // sorted, unique

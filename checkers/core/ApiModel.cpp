@@ -203,6 +203,20 @@ ApiModel::ApiModel() {
         "read_unlock_irqrestore", "write_unlock", "write_unlock_bh",
         "write_unlock_irq", "write_unlock_irqrestore", "up_read", "up_write"})
     add(N, role(Role::Unlock));
+  // atomic_dec_and_lock(&cnt, &lock) and its kin drop a reference and, on
+  // the last one, return true with the lock (their second argument) held:
+  // a trylock of that lock.
+  for (StringRef N :
+       {"atomic_dec_and_lock", "atomic_dec_and_lock_irqsave",
+        "atomic_dec_and_raw_lock", "atomic_dec_and_raw_lock_irqsave",
+        "atomic_dec_and_mutex_lock", "refcount_dec_and_lock",
+        "refcount_dec_and_lock_irqsave", "refcount_dec_and_mutex_lock",
+        "refcount_dec_and_raw_lock", "refcount_dec_and_raw_lock_irqsave"}) {
+    ApiEntry E = role(Role::Lock);
+    E.CounterArg = 1;
+    E.TryLock = true;
+    add(N, E);
+  }
   for (StringRef N : {"pthread_mutex_lock", "pthread_rwlock_rdlock",
                       "pthread_rwlock_wrlock", "pthread_spin_lock"})
     add(N, role(Role::Lock, Family::Posix));
@@ -784,9 +798,17 @@ std::optional<EntryKind> entryMember(StringRef RN, StringRef FN) {
 // --- Function-name conventions (ApiModel.h) ----------------------------------
 
 bool isAllocatorName(StringRef N) {
-  // (PostgreSQL's palloc() and MemoryContextAlloc() too.)
+  // (PostgreSQL's palloc() and MemoryContextAlloc() too.) Linux's
+  // iget_locked() family returns a new inode with I_NEW set, which no one
+  // else uses until unlock_new_inode() (or an inode found in the cache,
+  // which callers return at once when I_NEW is clear).
   return N.contains_insensitive("alloc") || N.contains("kmemdup") || N.contains("strdup") ||
-         N.ends_with("_new") || N == "new";
+         N.ends_with("_new") || N == "new" || N == "iget_locked" ||
+         N == "iget5_locked" || N == "iget5_locked_rcu";
+}
+
+bool isErrorPointerName(StringRef N) {
+  return N == "ERR_PTR" || N == "ERR_CAST";
 }
 
 bool isSetupName(StringRef Name) {

@@ -171,6 +171,9 @@ bool lockIsScoped(llvm::StringRef Name);
 /// kmalloc, palloc, MemoryContextAlloc, *_new, kmemdup, strdup ...: returns
 /// memory no other thread can reach yet.
 bool isAllocatorName(llvm::StringRef N);
+/// ERR_PTR(-ENOMEM), ERR_CAST(p): an error coded as a pointer, no object
+/// (an allocating helper that fails returns one).
+bool isErrorPointerName(llvm::StringRef N);
 /// Sets an object up before it is shared: a name containing init, setup,
 /// create, alloc, probe or reset (setupFunction()).
 bool isSetupName(llvm::StringRef Name);

@@ -72,6 +72,13 @@ bool FreshFinder::callsAllocator(const Stmt *S, unsigned Depth) {
     return false;
   }
 
+/// ERR_PTR(err): the failure return of an allocating helper.
+static bool isErrorPointer(const Expr *V) {
+  const auto *CE = dyn_cast<CallExpr>(V);
+  const FunctionDecl *F = CE ? CE->getDirectCallee() : nullptr;
+  return F && F->getIdentifier() && isErrorPointerName(F->getName());
+}
+
 bool FreshFinder::returnsFresh(const FunctionDecl *F) const {
     const FunctionDecl *Def = nullptr;
     if (!Helpers || Depth >= 2 || !F->getReturnType()->isPointerType() ||
@@ -96,7 +103,8 @@ bool FreshFinder::returnsFresh(const FunctionDecl *F) const {
           AnyFresh = true;
         else if (!V || !(isa<GNUNullExpr>(V) ||
                          (isa<IntegerLiteral>(V) &&
-                          cast<IntegerLiteral>(V)->getValue() == 0)))
+                          cast<IntegerLiteral>(V)->getValue() == 0) ||
+                         isErrorPointer(V)))
           AllFresh = false;
         continue;
       }

@@ -261,11 +261,6 @@ unsigned LockDataflow::intern(const LockSet &S) {
 LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
                                              bool Record) {
   Pending P;
-  const Expr *Cond = nullptr;
-  if (const Stmt *Term = B.getTerminatorStmt())
-    if (isa<IfStmt>(Term) || isa<WhileStmt>(Term) || isa<DoStmt>(Term) ||
-        isa<ForStmt>(Term))
-      Cond = dyn_cast_or_null<Expr>(B.getTerminatorCondition());
   for (const Event &E : T.Blocks[B.getBlockID()].Events) {
     // A guard is released when control leaves its scope.
     if (E.Loc.isValid())
@@ -288,18 +283,10 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
       H.Loc = E.Loc;
       if (H.Scoped)
         scopeOf(E, H);
-      if ((lockIsTry(Api) || (E.Api && E.Api->TryLock)) && Cond && E.S) {
-        bool Negated = false;
-        const Expr *C = stripCond(Cond, Negated);
-        const auto *ES = dyn_cast<Expr>(E.S);
-        if (C && ES && C->IgnoreParenImpCasts() == ES->IgnoreParenImpCasts()) {
-          // pthread_*_trylock() returns 0 on success.
-          bool ZeroIsSuccess = tryLockZeroIsSuccess(Api);
-          P.H = H;
-          P.OnTrue = Negated == ZeroIsSuccess;
-          P.Valid = true;
-          continue;
-        }
+      if (trylockTestedBy(E, B, P.OnTrue)) {
+        P.H = H;
+        P.Valid = true;
+        continue;
       }
       add(S, H);
       continue;
@@ -345,6 +332,27 @@ bool isLockAcquire(const Event &E) {
   if (E.Kind == EventKind::Lock)
     return true;
   return E.Kind == EventKind::WriteBegin && isSeqlockWriteLock(E.ApiName);
+}
+
+bool trylockTestedBy(const Event &E, const CFGBlock &B, bool &HeldOnTrue) {
+  if (!isLockAcquire(E) || !E.S)
+    return false;
+  StringRef Api = lockApiName(E);
+  if (!lockIsTry(Api) && !(E.Api && E.Api->TryLock))
+    return false;
+  const Stmt *Term = B.getTerminatorStmt();
+  if (!Term || !(isa<IfStmt>(Term) || isa<WhileStmt>(Term) ||
+                 isa<DoStmt>(Term) || isa<ForStmt>(Term)))
+    return false;
+  const auto *Cond = dyn_cast_or_null<Expr>(B.getTerminatorCondition());
+  bool Negated = false;
+  const Expr *C = Cond ? stripCond(Cond, Negated) : nullptr;
+  const auto *ES = dyn_cast<Expr>(E.S);
+  if (!C || !ES || C->IgnoreParenImpCasts() != ES->IgnoreParenImpCasts())
+    return false;
+  // pthread_*_trylock() returns 0 on success.
+  HeldOnTrue = Negated == tryLockZeroIsSuccess(Api);
+  return true;
 }
 
 bool isLockRelease(const Event &E) {

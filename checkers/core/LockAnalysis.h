@@ -101,6 +101,13 @@ inline bool sameLock(const LockDesc &A, const LockDesc &B) {
 bool isLockAcquire(const Event &E);
 bool isLockRelease(const Event &E);
 
+/// Is E (an event of block B) a trylock whose result B's branch tests
+/// (`if (!spin_trylock(l))`, `if (refcount_dec_and_lock(r, l))`)? Then
+/// HeldOnTrue says which successor holds the lock: the first (true) one, or
+/// the second.
+bool trylockTestedBy(const Event &E, const clang::CFGBlock &B,
+                     bool &HeldOnTrue);
+
 /// The kind of lock a declaration of type Ty is (spinlock_t ...).
 LockKind lockKindOfType(clang::QualType Ty);
 

@@ -1,0 +1,190 @@
+// access-plain-shared: stores made while the object is owned, in ways the
+// lock names do not show: a reference drop that returns with the lock held,
+// a new inode handed out locked by iget_locked(), an object returned by a
+// helper that allocates it (or returns ERR_PTR()).
+// RUN: %clang_plugin -fplugin-arg-seqlint-checks=access-plain-shared -fsyntax-only -Xclang -verify %s
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+#include <linux/spinlock.h>
+#include <linux/slab.h>
+
+#include <linux/atomic.h>
+#define __cond_lock(x, c) (c)
+int _atomic_dec_and_lock_irqsave(atomic_t *a, spinlock_t *l,
+				 unsigned long *flags);
+#define atomic_dec_and_lock_irqsave(atomic, lock, flags) \
+	__cond_lock(lock, _atomic_dec_and_lock_irqsave(atomic, lock, &(flags)))
+typedef struct { atomic_t refs; } refcount_t;
+_Bool refcount_dec_and_lock(refcount_t *r, spinlock_t *lock);
+
+/* --- a reference drop that takes the lock on the last reference --- */
+struct tracker;
+struct pool {
+	atomic_t users;
+	refcount_t ref;
+	spinlock_t lock;
+	struct tracker *cached;
+	long retired;
+};
+
+struct tracker *tracker_find(struct pool *p);
+
+struct tracker *pool_lookup(struct pool *p)
+{
+	struct tracker *t = tracker_find(p);
+
+	WRITE_ONCE(p->cached, t); // expected-note {{'p->cached' is written with WRITE_ONCE() here}}
+	WRITE_ONCE(p->retired, 0); // expected-note {{'p->retired' is written with WRITE_ONCE() here}}
+	return t;
+}
+
+/* Correct: the last user holds p->lock when the call returns true. */
+void pool_put(struct pool *p)
+{
+	unsigned long flags;
+
+	if (!atomic_dec_and_lock_irqsave(&p->users, &p->lock, flags))
+		return;
+	if (!p->cached)
+		p->cached = tracker_find(p);
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
+void pool_release(struct pool *p)
+{
+	if (refcount_dec_and_lock(&p->ref, &p->lock)) {
+		p->retired++;
+		spin_unlock(&p->lock);
+	}
+}
+
+/* Bug: the store comes before the reference drop that takes the lock. */
+void pool_put_early(struct pool *p)
+{
+	unsigned long flags;
+
+	p->cached = NULL; // expected-warning {{plain store to 'p->cached' outside any lock, but it is written with WRITE_ONCE() in pool_lookup()}}
+	if (!atomic_dec_and_lock_irqsave(&p->users, &p->lock, flags))
+		return;
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
+void pool_retire_late(struct pool *p)
+{
+	if (refcount_dec_and_lock(&p->ref, &p->lock))
+		spin_unlock(&p->lock);
+	p->retired = 1; // expected-warning {{plain store to 'p->retired' outside any lock}}
+}
+
+/* --- a new inode, locked (I_NEW) until unlock_new_inode() --- */
+#define I_NEW (1 << 3)
+struct super;
+struct inode {
+	spinlock_t i_lock;
+	unsigned long i_state;
+	long long i_size;
+	unsigned int i_flags;
+};
+struct inode *iget_locked(struct super *sb, unsigned long ino);
+struct inode *iget5_locked(struct super *sb, unsigned long hash,
+			   int (*test)(struct inode *, void *),
+			   int (*set)(struct inode *, void *), void *data);
+void unlock_new_inode(struct inode *inode);
+
+void inode_grow(struct inode *inode, long long size)
+{
+	spin_lock(&inode->i_lock);
+	WRITE_ONCE(inode->i_size, size); // expected-note {{'inode->i_size' is written with WRITE_ONCE() here}}
+	spin_unlock(&inode->i_lock);
+}
+
+/* Correct: only this thread sees the inode until it is unlocked. */
+struct inode *fs_iget(struct super *sb, unsigned long ino, long long size)
+{
+	struct inode *inode = iget_locked(sb, ino);
+
+	if (!inode)
+		return NULL;
+	if (!(inode->i_state & I_NEW))
+		return inode;
+	inode->i_size = size;
+	unlock_new_inode(inode);
+	return inode;
+}
+
+int fs_test(struct inode *, void *);
+int fs_set(struct inode *, void *);
+struct inode *fs_iget5(struct super *sb, unsigned long hash, long long size)
+{
+	struct inode *inode = iget5_locked(sb, hash, fs_test, fs_set, NULL);
+
+	if (inode && (inode->i_state & I_NEW)) {
+		inode->i_size = size;
+		unlock_new_inode(inode);
+	}
+	return inode;
+}
+
+/* Bug: a shared inode, truncated without its lock. */
+void fs_truncate(struct inode *inode)
+{
+	spin_lock(&inode->i_lock);
+	spin_unlock(&inode->i_lock);
+	inode->i_size = 0; // expected-warning {{plain store to 'inode->i_size' outside any lock}}
+}
+
+/* --- a helper that allocates, or fails with ERR_PTR() --- */
+static inline void *ERR_PTR(long error) { return (void *)error; }
+static inline long IS_ERR(const void *ptr) { return (unsigned long)ptr > (unsigned long)-4096; }
+
+struct mountpoint {
+	spinlock_t lock;
+	void *ns;
+	int id;
+};
+
+void mount_attach(struct mountpoint *m, void *ns)
+{
+	spin_lock(&m->lock);
+	WRITE_ONCE(m->ns, ns); // expected-note {{'m->ns' is written with WRITE_ONCE() here}}
+	spin_unlock(&m->lock);
+}
+
+int mount_id(void);
+static struct mountpoint *mount_copy(struct mountpoint *old)
+{
+	struct mountpoint *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	int id;
+
+	if (!m)
+		return ERR_PTR(-12);
+	id = mount_id();
+	if (id < 0) {
+		kfree(m);
+		return ERR_PTR(id);
+	}
+	m->id = id;
+	return m;
+}
+
+/* Correct: the copy is this thread's until it is returned. */
+struct mountpoint *mount_private(struct mountpoint *old, void *ns)
+{
+	struct mountpoint *m;
+
+	spin_lock(&old->lock);
+	m = mount_copy(old);
+	spin_unlock(&old->lock);
+	if (IS_ERR(m))
+		return m;
+	m->ns = ns;
+	return m;
+}
+
+/* Bug: the object is the caller's shared one. */
+void mount_detach(struct mountpoint *m)
+{
+	spin_lock(&m->lock);
+	spin_unlock(&m->lock);
+	m->ns = NULL; // expected-warning {{plain store to 'm->ns' outside any lock}}
+}
