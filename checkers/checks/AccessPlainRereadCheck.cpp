@@ -59,7 +59,8 @@ public:
   AccessPlainRereadCheck() : Check("access-plain-reread") {}
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
-  void functionDone(const FunctionTrace &T, Classifier &) override {
+  void functionDone(const FunctionTrace &T, Classifier &C) override {
+    Model = &C.model();
     noteWriters(T);
     if (!hasMarkedCheckedLoad(T))
       return;
@@ -244,7 +245,7 @@ private:
     if (!K.ViaPointer || !K.Base || K.Storage != LocationKey::Local)
       return false;
     if (FreshOf != T.FD) {
-      FreshFinder Finder(&FreshHelpers);
+      FreshFinder Finder(&FreshHelpers, 0, Model);
       Finder.TraverseStmt(const_cast<Stmt *>(T.FD->getBody()));
       Fresh = std::move(Finder.Fresh);
       FreshOf = T.FD;
@@ -367,6 +368,7 @@ private:
       Writers;
   llvm::DenseSet<const FunctionDecl *> Traced;
   FreshFinder::Memo FreshHelpers;
+  const ApiModel *Model = nullptr; // the APIs in force (allocators)
   const FunctionDecl *FreshOf = nullptr; // whose fresh locals Fresh holds
   llvm::DenseSet<const VarDecl *> Fresh;
   void forgetUnit() {

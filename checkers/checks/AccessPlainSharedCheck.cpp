@@ -122,6 +122,7 @@ public:
   CheckScope scope() const override { return CheckScope::MarkedAccesses; }
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
+    Model = &C.model();
     Traced.insert(T.FD->getCanonicalDecl());
     collect(T);
   }
@@ -167,6 +168,7 @@ private:
   void report(const Candidate &C);
 
   DenseSet<const FunctionDecl *> Traced;
+  const ApiModel *Model = nullptr; // the APIs in force (allocators)
   DenseMap<Identity, Evidence> Marked, SeqWritten, SeqRead;
   /// The bits of a word that its write sections change (a masked field),
   /// and the words whose sections may change any bit.
@@ -287,7 +289,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (K.Storage != LocationKey::Local || !K.Base)
       return false;
     if (!Fresh) {
-      FreshFinder F(&FreshHelpers);
+      FreshFinder F(&FreshHelpers, 0, Model);
       F.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
       Fresh = std::move(F.Fresh);
     }
@@ -563,6 +565,7 @@ private:
 };
 
 void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
+  Model = &Cl.model();
   if (Marked.empty() && SeqWritten.empty() && SeqRead.empty())
     return; // nothing is shared in this TU: no walk
   ASTContext &AC = *Ctx->Ctx;

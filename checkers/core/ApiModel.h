@@ -14,6 +14,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -131,6 +132,9 @@ struct ApiEntry {
   /// SideEffect: a function passed to the call runs as a thread
   /// (.seqlint.yaml's thread-create); built-in: entryRegistrar().
   bool StartsThread = false;
+  /// Returns memory no other thread can reach yet (.seqlint.yaml's
+  /// allocator); not an entry of the table: ApiModel::allocates().
+  bool Allocates = false;
 };
 
 // --- Locks by name ---------------------------------------------------------
@@ -227,8 +231,20 @@ public:
   bool isImplementationFunction(llvm::StringRef Name) const;
   /// True if a header of this file name implements an API (seqlock.h …).
   bool isApiHeader(llvm::StringRef FileName) const;
+  /// Does a call of this name return memory no other thread can reach yet
+  /// (an allocator by name, isAllocatorName(), or one .seqlint.yaml
+  /// declares)?
+  bool allocates(llvm::StringRef Name) const {
+    return UserAllocators.count(Name) || isAllocatorName(Name);
+  }
   /// Adds (or replaces) a user API from .seqlint.yaml.
   void addUser(llvm::StringRef Name, ApiEntry E) {
+    if (E.Allocates) {
+      // A property of the callee's result, not an event: the call itself
+      // stays what it was (a helper seen through, an unknown call).
+      UserAllocators.insert(Name);
+      return;
+    }
     Entries[Name] = E;
     if (!llvm::is_contained(UserNames, Name))
       UserNames.push_back(Name.str());
@@ -248,6 +264,7 @@ private:
   void add(llvm::StringRef Name, ApiEntry E) { Entries[Name] = E; }
   llvm::StringMap<ApiEntry> Entries;
   std::vector<std::string> UserNames;
+  llvm::StringSet<> UserAllocators;
   std::vector<DialectRule> Dialects;
   Dialect C11;
   void addDialects();

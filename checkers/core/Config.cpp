@@ -46,6 +46,13 @@ ApiEntry starter() {
   return E;
 }
 
+/// An allocator of memory no other thread reaches yet (a project's pool).
+ApiEntry allocator() {
+  ApiEntry E = make(Role::Pure);
+  E.Allocates = true;
+  return E;
+}
+
 /// An allocator of memory another process or a device sees.
 ApiEntry shared(Sharing S) {
   ApiEntry E = make(Role::SideEffect);
@@ -73,6 +80,7 @@ const std::vector<RoleSpec> &roles() {
       {"unlock", make(Role::Unlock)},
       {"pure", make(Role::Pure)},
       {"thread-create", starter()},
+      {"allocator", allocator()},
       {"shared-memory", shared(Sharing::Process)},
       {"device-memory", shared(Sharing::Device)},
   };

@@ -49,22 +49,22 @@ bool FreshFinder::isAllocation(const Expr *E) const {
               dyn_cast<MemberExpr>(CE->getCallee()->IgnoreParenImpCasts()))
         if (const IdentifierInfo *II = ME->getMemberDecl()->getIdentifier())
           if (ME->getType()->isFunctionPointerType() &&
-              isAllocatorName(II->getName()))
+              allocates(II->getName()))
             return true;
     if (const FunctionDecl *F = calleeOf(E)) {
-      if (F->getIdentifier() && isAllocatorName(F->getName()))
+      if (F->getIdentifier() && allocates(F->getName()))
         return true;
       return returnsFresh(F);
     }
     return false;
   }
 
-bool FreshFinder::callsAllocator(const Stmt *S, unsigned Depth) {
+bool FreshFinder::callsAllocator(const Stmt *S, unsigned Depth) const {
     if (!S || Depth > 12)
       return false;
     if (const auto *CE = dyn_cast<CallExpr>(S))
       if (const FunctionDecl *F = calleeOf(CE))
-        if (F->getIdentifier() && isAllocatorName(F->getName()))
+        if (F->getIdentifier() && allocates(F->getName()))
           return true;
     for (const Stmt *C : S->children())
       if (callsAllocator(C, Depth + 1))
@@ -87,7 +87,7 @@ bool FreshFinder::returnsFresh(const FunctionDecl *F) const {
     auto [It, New] = Helpers->try_emplace(Def->getCanonicalDecl(), false);
     if (!New)
       return It->second; // known, or being looked at (recursion: no)
-    FreshFinder Inner(Helpers, Depth + 1);
+    FreshFinder Inner(Helpers, Depth + 1, Model);
     Inner.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
     bool AnyFresh = false, AllFresh = true;
     std::vector<const Stmt *> Work{Def->getBody()};

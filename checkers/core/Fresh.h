@@ -33,11 +33,14 @@ addressedObject(const clang::Expr *E,
 class FreshFinder : public clang::RecursiveASTVisitor<FreshFinder> {
 public:
   using Memo = llvm::DenseMap<const clang::FunctionDecl *, bool>;
-  explicit FreshFinder(Memo *Helpers = nullptr, unsigned Depth = 0)
-      : Helpers(Helpers), Depth(Depth) {}
+  /// Model: the APIs in force, for the allocators .seqlint.yaml declares
+  /// (without it, allocators by name only).
+  explicit FreshFinder(Memo *Helpers = nullptr, unsigned Depth = 0,
+                       const ApiModel *Model = nullptr)
+      : Helpers(Helpers), Depth(Depth), Model(Model) {}
   llvm::DenseSet<const clang::VarDecl *> Fresh;
   bool isAllocation(const clang::Expr *E) const;
-  static bool callsAllocator(const clang::Stmt *S, unsigned Depth);
+  bool callsAllocator(const clang::Stmt *S, unsigned Depth) const;
   /// &local, &local.member: an object on this function's stack.
   static bool isAddressOfLocal(const clang::Expr *E) {
     const clang::VarDecl *V = addressedObject(E);
@@ -72,8 +75,12 @@ private:
   /// A helper whose every return is a fresh local of its own or NULL (and
   /// one at least is fresh), two calls deep at most.
   bool returnsFresh(const clang::FunctionDecl *F) const;
+  bool allocates(llvm::StringRef Name) const {
+    return Model ? Model->allocates(Name) : isAllocatorName(Name);
+  }
   Memo *Helpers;
   unsigned Depth;
+  const ApiModel *Model;
 };
 
 } // namespace seqlint

@@ -292,7 +292,7 @@ public:
   bool VisitCastExpr(CastExpr *C) {
     const auto *Call = dyn_cast<CallExpr>(C->getSubExpr()->IgnoreParens());
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-    if (!Callee || !Callee->getIdentifier() || !isAllocatorName(Callee->getName()))
+    if (!Callee || !Callee->getIdentifier() || !Model.allocates(Callee->getName()))
       return true;
     if (const ApiEntry *E = Model.lookup(Callee->getName()); E && E->Shares != Sharing::None)
       return true; // shared memory is the point
