@@ -16,6 +16,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace seqlint {
@@ -25,6 +26,21 @@ namespace seqlint {
 const clang::VarDecl *
 addressedObject(const clang::Expr *E,
                 llvm::SmallVectorImpl<llvm::StringRef> *Fields = nullptr);
+
+/// Does the pointer E point into the object that a variable for which Root
+/// holds points to, or that an expression for which RootExpr holds yields:
+/// through casts, the address of a member (`&p->a.b`), constant pointer
+/// arithmetic and the locals of a statement expression (container_of()),
+/// or a helper that returns its argument as another type
+/// (sameObjectParam())?
+bool pointsInto(const clang::Expr *E,
+                llvm::function_ref<bool(const clang::VarDecl *)> Root,
+                llvm::function_ref<bool(const clang::Expr *)> RootExpr = nullptr);
+
+/// The index of the parameter F returns a pointer into, when every return
+/// of F does (`return (struct sock *)req;`, `return container_of(inode,
+/// struct nfs_inode, vfs_inode);`); -1 otherwise.
+int sameObjectParam(const clang::FunctionDecl *F);
 
 /// Local pointers assigned an allocator's result in FD: an allocator by
 /// name, an allocator hook (`table->m->malloc(size)`, Concurrency Kit's
@@ -64,11 +80,15 @@ public:
           Fresh.insert(V);
     return true;
   }
-  /// A copy of a fresh local pointer (`entry = table;` to walk it).
+  /// A pointer into a fresh object: a copy of a fresh local pointer
+  /// (`entry = table;` to walk it), the address of one of its members
+  /// (`&req->poll`), container_of() of it, or the result of a helper that
+  /// returns its argument as another type (`req_to_sk(nreq)`,
+  /// `NFS_I(inode)`).
   bool isFreshCopy(const clang::Expr *E) const {
-    const auto *DR = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenCasts());
-    const auto *V = DR ? llvm::dyn_cast<clang::VarDecl>(DR->getDecl()) : nullptr;
-    return V && Fresh.count(V);
+    return pointsInto(
+        E, [this](const clang::VarDecl *V) { return Fresh.count(V) > 0; },
+        [this](const clang::Expr *X) { return isAllocation(X); });
   }
 
 private:

@@ -188,3 +188,68 @@ void mount_detach(struct mountpoint *m)
 	spin_unlock(&m->lock);
 	m->ns = NULL; // expected-warning {{plain store to 'm->ns' outside any lock}}
 }
+
+/* --- a fresh object seen through accessors --- */
+struct base {
+	spinlock_t lock;
+	int mapping;
+};
+struct outer {
+	long pad;
+	struct base b;
+	struct base *peer;
+};
+#define container_of(ptr, type, member) ({				\
+	void *__mptr = (void *)(ptr);					\
+	((type *)(__mptr - __builtin_offsetof(type, member))); })
+
+static inline struct base *outer_base(struct outer *o) { return &o->b; }
+static inline struct outer *base_outer(struct base *b)
+{
+	return container_of(b, struct outer, b);
+}
+static inline struct base *as_base(void *p) { return (struct base *)p; }
+
+void base_map(struct base *b, int m)
+{
+	spin_lock(&b->lock);
+	WRITE_ONCE(b->mapping, m); // expected-note 2 {{'b->mapping' is written with WRITE_ONCE() here}}
+	spin_unlock(&b->lock);
+}
+
+/* Correct: every base here lies in memory this function allocated. */
+struct outer *outer_clone(struct outer *src)
+{
+	struct outer *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct base *b, *c;
+	struct outer *back;
+
+	if (!o)
+		return NULL;
+	spin_lock(&src->b.lock);
+	spin_unlock(&src->b.lock);
+	b = outer_base(o);
+	b->mapping = 1;
+	c = as_base(kzalloc(sizeof(*c), GFP_KERNEL));
+	c->mapping = 2;
+	back = base_outer(b);
+	back->b.mapping = 3;
+	return o;
+}
+
+/* Bugs: the base belongs to a shared object, or is only pointed to by a
+ * fresh one. */
+void outer_remap(struct outer *shared)
+{
+	struct outer *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct base *b = outer_base(shared);
+	struct base *p;
+
+	spin_lock(&shared->b.lock);
+	spin_unlock(&shared->b.lock);
+	b->mapping = 4; // expected-warning {{plain store to 'b->mapping' outside any lock}}
+	if (!o)
+		return;
+	p = o->peer;
+	p->mapping = 5; // expected-warning {{plain store to 'p->mapping' outside any lock}}
+}
