@@ -108,12 +108,15 @@ struct Candidate {
   bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
   bool FnLocks; // the function takes, releases or asserts a lock somewhere
   std::optional<uint64_t> Bits; // the bits it can change, when bounded
+  /// The local pointer (or parameter) it writes through, if any.
+  const VarDecl *Base = nullptr;
 };
 
 struct CallSite {
   const FunctionDecl *Caller;
   bool Protected;
   bool FromAst;
+  const CallExpr *Call; // null when the call is not a plain CallExpr
 };
 
 class AccessPlainSharedCheck : public Check {
@@ -143,6 +146,16 @@ private:
   void collect(const FunctionTrace &T);
   bool excludedFunction(const FunctionDecl *FD) const;
   bool protectedByCallers(const FunctionDecl *FD);
+  /// Parameters into whose object every call site of their function (static,
+  /// its address not taken) passes a pointer into a fresh object:
+  /// io_submit_one() allocates the request, __io_submit_one() hands it on,
+  /// aio_poll() fills it in before anyone else can see it.
+  bool freshParam(const ParmVarDecl *P, unsigned Level);
+  /// FD's fresh locals, its fresh parameters included.
+  FreshFinder freshIn(const FunctionDecl *Def, unsigned Level);
+  /// Does C write through a pointer into a fresh object that a caller made?
+  bool freshThroughCallers(const Candidate &C);
+  DenseMap<const ParmVarDecl *, int> FreshParams; // 0 busy, 1 no, 2 yes
   bool interesting(Identity Id) const {
     return Marked.count(Id) || SeqWritten.count(Id) || SeqRead.count(Id) ||
            statsSibling(Id);
@@ -301,7 +314,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (E.Callee)
         Calls[E.Callee->getCanonicalDecl()].push_back(
             {FD->getCanonicalDecl(), C.MayLocked || C.MayInWriteSection,
-             false});
+             false, dyn_cast_or_null<CallExpr>(E.S)});
       return;
     }
     if (E.Kind != EventKind::Load && E.Kind != EventKind::Store &&
@@ -410,9 +423,11 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (E.S && insideDataRace(E.S->getBeginLoc(), Ctx->Ctx->getSourceManager(),
                               Ctx->Ctx->getLangOpts()))
       return;
-    Candidates.push_back({Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain,
-                          FnLocks,
-                          bitsOf(E)});
+    Candidates.push_back(
+        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks,
+         bitsOf(E),
+         K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
+                                                                   : nullptr});
   });
   // A latch: this function writes one copy (d[1].x) outside its section and
   // the other (d[0].x) inside it; readers pick the copy by the count.
@@ -482,6 +497,52 @@ bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
   return Result;
 }
 
+FreshFinder AccessPlainSharedCheck::freshIn(const FunctionDecl *Def,
+                                            unsigned Level) {
+  FreshFinder F(&FreshHelpers, 0, Model);
+  for (const ParmVarDecl *P : Def->parameters())
+    if (freshParam(P, Level + 1))
+      F.Fresh.insert(P);
+  F.TraverseStmt(const_cast<Stmt *>(Def->getBody()));
+  return F;
+}
+
+bool AccessPlainSharedCheck::freshParam(const ParmVarDecl *P, unsigned Level) {
+  if (Level > 3 || !P->getType()->isPointerType())
+    return false;
+  auto [It, New] = FreshParams.try_emplace(P, 0);
+  if (!New)
+    return It->second == 2; // known, or being looked at (a cycle: no)
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  bool Result = false;
+  auto CI = FD ? Calls.find(FD->getCanonicalDecl()) : Calls.end();
+  if (FD && !FD->isExternallyVisible() &&
+      !Escaped.count(FD->getCanonicalDecl()) && CI != Calls.end() &&
+      !CI->second.empty()) {
+    Result = true;
+    unsigned I = P->getFunctionScopeIndex();
+    // Calls may grow while callers are looked at: iterate over a copy.
+    SmallVector<CallSite, 2> Sites(CI->second.begin(), CI->second.end());
+    for (const CallSite &CS : Sites) {
+      const FunctionDecl *Def = nullptr;
+      if (!CS.Call || I >= CS.Call->getNumArgs() || !CS.Caller->hasBody(Def) ||
+          !freshIn(Def, Level).isFreshCopy(CS.Call->getArg(I))) {
+        Result = false;
+        break;
+      }
+    }
+  }
+  FreshParams[P] = Result ? 2 : 1;
+  return Result;
+}
+
+bool AccessPlainSharedCheck::freshThroughCallers(const Candidate &C) {
+  const FunctionDecl *Def = nullptr;
+  if (!C.Base || !C.FD->hasBody(Def) || Def->getNumParams() == 0)
+    return false;
+  return freshIn(Def, 0).Fresh.count(C.Base) > 0;
+}
+
 /// The AST walk after the TU: which functions take the address of which,
 /// the call sites in functions without a trace, and which of those write
 /// the shared set plainly.
@@ -496,7 +557,8 @@ public:
   // evidence kept first) follow it, so the findings must not depend on
   // pointer values.
   SetVector<const FunctionDecl *> NeedTrace;
-  MapVector<const FunctionDecl *, SmallVector<const FunctionDecl *, 2>>
+  MapVector<const FunctionDecl *,
+            SmallVector<std::pair<const FunctionDecl *, const CallExpr *>, 2>>
       UntracedCalls;
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
@@ -528,7 +590,7 @@ public:
     if (N.contains("lock") && !N.contains("block") && !N.contains("clock"))
       CurLocks = true;
     if (Cur && !Traced.count(Cur->getCanonicalDecl()))
-      UntracedCalls[Cur].push_back(F->getCanonicalDecl());
+      UntracedCalls[Cur].push_back({F->getCanonicalDecl(), CE});
     return true;
   }
 
@@ -576,9 +638,10 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   for (auto &[Caller, Callees] : W.UntracedCalls) {
     if (W.NeedTrace.count(Caller))
       continue; // classified below, with its locks
-    for (const FunctionDecl *Callee : Callees)
+    for (const auto &[Callee, Call] : Callees)
       Calls[Callee].push_back(
-          {Caller->getCanonicalDecl(), W.Locking.count(Caller) > 0, true});
+          {Caller->getCanonicalDecl(), W.Locking.count(Caller) > 0, true,
+           Call});
   }
   for (const FunctionDecl *FD : W.NeedTrace)
     if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
@@ -596,6 +659,8 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
     // A helper seen through at its calls: its stores are judged there, in
     // each caller's sections and locks.
     if (Cl.seenThrough(C.FD))
+      continue;
+    if (freshThroughCallers(C))
       continue;
     report(C);
   }

@@ -253,3 +253,93 @@ void outer_remap(struct outer *shared)
 	p = o->peer;
 	p->mapping = 5; // expected-warning {{plain store to 'p->mapping' outside any lock}}
 }
+
+/* --- a request its caller allocated, filled in by static helpers --- */
+struct req_poll {
+	void *head;
+	int cancelled;
+};
+struct kreq {
+	spinlock_t *ctx_lock;
+	struct req_poll poll;
+	int kind;
+};
+
+void req_wake(struct req_poll *r)
+{
+	spinlock_t l;
+
+	spin_lock(&l);
+	WRITE_ONCE(r->head, NULL); // expected-note {{'r->head' is written with WRITE_ONCE() here}}
+	WRITE_ONCE(r->cancelled, 1); // expected-note {{'r->cancelled' is written with WRITE_ONCE() here}}
+	spin_unlock(&l);
+}
+
+/* Correct: every caller hands over a request it has just allocated. */
+static int req_arm(struct kreq *k)
+{
+	struct req_poll *r = &k->poll;
+
+	r->head = NULL;
+	r->cancelled = 0;
+	spin_lock(k->ctx_lock);
+	spin_unlock(k->ctx_lock);
+	return 0;
+}
+
+static int req_submit(struct kreq *k, int kind)
+{
+	k->kind = kind;
+	return req_arm(k);
+}
+
+static struct kreq *req_get(void)
+{
+	struct kreq *k = kzalloc(sizeof(*k), GFP_KERNEL);
+
+	if (!k)
+		return NULL;
+	k->kind = -1;
+	return k;
+}
+
+int req_new(int kind)
+{
+	struct kreq *k = req_get();
+
+	if (!k)
+		return -12;
+	return req_submit(k, kind);
+}
+
+/* Bugs: one caller passes a request others can see; an exported function
+ * can be called with anything. */
+static int req_reset(struct kreq *k)
+{
+	k->poll.cancelled = 0; // expected-warning {{plain store to 'k->poll.cancelled' outside any lock}}
+	spin_lock(k->ctx_lock);
+	spin_unlock(k->ctx_lock);
+	return 0;
+}
+
+int req_fresh_reset(void)
+{
+	struct kreq *k = req_get();
+
+	return k ? req_reset(k) : -12;
+}
+
+int req_retry(struct kreq *shared)
+{
+	return req_reset(shared);
+}
+
+int req_arm_exported(struct kreq *k)
+{
+	struct req_poll *r = &k->poll;
+
+	spin_lock(k->ctx_lock);
+	spin_unlock(k->ctx_lock);
+	r->head = NULL; // expected-warning {{plain store to 'r->head' outside any lock}}
+	return 0;
+}
