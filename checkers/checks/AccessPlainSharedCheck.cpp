@@ -75,6 +75,15 @@ Identity identityOf(const LocationKey &K) {
   return nullptr;
 }
 
+/// What holds the member K names, when it is reached with '.'
+/// (LocationKey::Outer): `p->rx.v` is rx's v; null for `c->v`, which may be
+/// any counter's.
+const ValueDecl *holderOf(const LocationKey &K) {
+  if (!K.Field || !K.Outer)
+    return nullptr;
+  return cast<ValueDecl>(K.Outer->getCanonicalDecl());
+}
+
 /// Is L inside the argument of data_race() (an intended, marked race)?
 bool insideDataRace(SourceLocation L, const SourceManager &SM,
                     const LangOptions &LO) {
@@ -99,6 +108,37 @@ struct Evidence {
   std::string Note; // the note's text
 };
 
+/// Evidence about a member, kept per holder: `p->rx.v` and `p->tx.v` share
+/// their FieldDecl, not their memory. A location whose holder is not known
+/// (reached through a pointer to the inner type) may be any of them.
+class EvidenceMap {
+public:
+  /// Keeps the first evidence for each holder.
+  void add(Identity Id, const ValueDecl *Holder, Evidence Ev) {
+    auto &V = Map[Id];
+    for (const auto &H : V)
+      if (H.first == Holder)
+        return;
+    V.push_back({Holder, std::move(Ev)});
+  }
+  /// The first evidence about a location that may be Id held by Holder.
+  const Evidence *find(Identity Id, const ValueDecl *Holder) const {
+    auto It = Map.find(Id);
+    if (It == Map.end())
+      return nullptr;
+    for (const auto &[H, Ev] : It->second)
+      if (!H || !Holder || H == Holder)
+        return &Ev;
+    return nullptr;
+  }
+  bool count(Identity Id) const { return Map.count(Id) > 0; }
+  bool empty() const { return Map.empty(); }
+
+private:
+  DenseMap<Identity, SmallVector<std::pair<const ValueDecl *, Evidence>, 1>>
+      Map;
+};
+
 struct Candidate {
   Identity Id;
   const FunctionDecl *FD;
@@ -110,6 +150,7 @@ struct Candidate {
   std::optional<uint64_t> Bits; // the bits it can change, when bounded
   /// The local pointer (or parameter) it writes through, if any.
   const VarDecl *Base = nullptr;
+  const ValueDecl *Holder = nullptr; // holderOf() its location
 };
 
 struct CallSite {
@@ -182,7 +223,7 @@ private:
 
   DenseSet<const FunctionDecl *> Traced;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
-  DenseMap<Identity, Evidence> Marked, SeqWritten, SeqRead;
+  EvidenceMap Marked, SeqWritten, SeqRead;
   /// The bits of a word that its write sections change (a masked field),
   /// and the words whose sections may change any bit.
   DenseMap<Identity, uint64_t> SectionBits;
@@ -339,8 +380,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         LoneReads.insert(Id);
       if (E.Kind == EventKind::Load && !C.ReadSections.empty()) {
         const Event *Begin = C.ReadSections.front().second;
-        SeqRead.try_emplace(
-            Id,
+        SeqRead.add(
+            Id, holderOf(K),
             Evidence{
                 E.Loc, "read inside a seqcount read section in " + fnName(FD),
                 "'" + N + "' is read inside the read section begun by " +
@@ -372,8 +413,9 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         else
           SectionAnyBit.insert(Id);
         std::string CN = T.key(Counter).displayName();
-        SeqWritten.try_emplace(
-            Id, Evidence{E.Loc,
+        SeqWritten.add(
+            Id, holderOf(K),
+            Evidence{E.Loc,
                          "written inside write sections of '" + CN + "' in " +
                              fnName(FD),
                          "'" + N + "' is written inside a write section of '" +
@@ -397,8 +439,9 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                       CN + "' here"});
       }
       if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_"))
-        Marked.try_emplace(
-            Id, Evidence{E.Loc,
+        Marked.add(
+            Id, holderOf(K),
+            Evidence{E.Loc,
                          "written with " +
                              (E.ApiName.empty() ? std::string("an atomic store")
                                                 : spelling(E)) +
@@ -427,7 +470,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks,
          bitsOf(E),
          K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
-                                                                   : nullptr});
+                                                                   : nullptr,
+         holderOf(K)});
   });
   // A latch: this function writes one copy (d[1].x) outside its section and
   // the other (d[0].x) inside it; readers pick the copy by the count.
@@ -729,45 +773,47 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
   if (C.Marked) {
     // A marked store is fine for the LKMM; for a seqcount's data it still
     // has to be inside a write section, or readers validate a torn snapshot.
-    auto It = SeqWritten.find(C.Id);
-    if (It == SeqWritten.end() || disjointFromSections(C))
+    const Evidence *Written = SeqWritten.find(C.Id, C.Holder);
+    if (!Written || disjointFromSections(C))
       return;
     // Readers read it on its own with a marked load, and never inside a
     // read section: a lockless variable of its own that a write section
     // happens to contain, not data whose snapshot the count validates
     // (ck_ht's entry count next to its deletion version).
-    if (LoneReads.count(C.Id) && !SeqRead.count(C.Id))
+    if (LoneReads.count(C.Id) && !SeqRead.find(C.Id, C.Holder))
       return;
-    Ev = &It->second;
+    Ev = Written;
     Msg =
         What + " '" + C.Name + "' outside a write section, but it is " +
         Ev->How +
         ": a reader can see this store with an unchanged even count and use a "
         "half-updated snapshot; make the store inside the write section (odd "
         "count before, even count after)";
-  } else if (auto It = Marked.find(C.Id); It != Marked.end() && C.FnLocks) {
+  } else if (const Evidence *M = C.FnLocks ? Marked.find(C.Id, C.Holder)
+                                           : nullptr) {
     // Only in a function that does its own locking: a helper without any
     // lock operation is, on the kernel, nearly always called with the lock
     // held by a caller the TU cannot show ("d_lock must be held").
-    Ev = &It->second;
+    Ev = M;
     Msg = What + " '" + C.Name + "' outside any lock, but it is " + Ev->How +
           ", so it is accessed concurrently: this is a data race; use "
           "WRITE_ONCE() (or an atomic), take the lock that protects it, or "
           "mark an "
           "intended race with data_race()";
-  } else if (auto It = SeqWritten.find(C.Id); It != SeqWritten.end()) {
+  } else if (const Evidence *W = SeqWritten.find(C.Id, C.Holder)) {
     // Bits the sections never change cannot tear what they publish.
     if (disjointFromSections(C))
       return;
-    Ev = &It->second;
+    Ev = W;
     Msg = What + " '" + C.Name + "' outside any write section, but it is " +
           Ev->How +
           ": readers validated by that count can see a torn or half-updated "
           "value; "
           "move the update inside a write section";
-  } else if (auto It = SeqRead.find(C.Id);
-             ReportReadOnlyEvidence && It != SeqRead.end()) {
-    Ev = &It->second;
+  } else if (const Evidence *R = ReportReadOnlyEvidence
+                                     ? SeqRead.find(C.Id, C.Holder)
+                                     : nullptr) {
+    Ev = R;
     Msg = What + " '" + C.Name +
           "' outside any lock or write section, but it is " + Ev->How +
           ": the reader's retry cannot see this change; make the update "
