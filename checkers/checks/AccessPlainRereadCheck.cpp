@@ -30,6 +30,7 @@
 #include "core/AstQueries.h"
 #include "core/Dataflow.h"
 #include "core/Fresh.h"
+#include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -69,6 +70,14 @@ public:
     ForwardDataflow<ReadState, Flow> Solver(G, F);
     for (unsigned I = 0; I != Solver.order().size(); ++I)
       F.Rpo[Solver.order()[I]->getBlockID()] = I;
+    for (const CFGBlock *B : G)
+      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+        bool OnTrue = true;
+        if (trylockTestedBy(E, *B, OnTrue)) {
+          F.Tested[B->getBlockID()] = {E.Key, OnTrue};
+          break;
+        }
+      }
     Solver.solve(ReadState(), 50 * G.getNumBlockIDs() + 100, "reread", T.FD);
     Reported.clear();
     for (const CFGBlock *B : G)
@@ -92,6 +101,10 @@ private:
     AccessPlainRereadCheck &Owner;
     const FunctionTrace &T;
     std::vector<unsigned> Rpo; // block ID -> reverse post-order number
+    /// Block ID -> the lock key of the trylock its branch tests, and
+    /// whether the lock is held on the true successor: the lock flows
+    /// along that edge only (as in LockAnalysis and AccessContext).
+    llvm::DenseMap<unsigned, std::pair<int, bool>> Tested = {};
 
     void transfer(const CFGBlock &B, ReadState &S) {
       Owner.transfer(T, B, S, /*Report=*/false);
@@ -116,7 +129,14 @@ private:
           }
           Changed |= New;
         }
-      Changed |= Into.Locks.join(Out.Locks);
+      auto TI = Tested.find(From.getBlockID());
+      if (TI != Tested.end() && (SuccIndex == 0) == TI->second.second) {
+        MayLockSet Taken = Out.Locks;
+        Taken.lock(TI->second.first);
+        Changed |= Into.Locks.join(Taken);
+      } else {
+        Changed |= Into.Locks.join(Out.Locks);
+      }
       return Changed;
     }
   };
@@ -208,10 +228,13 @@ private:
         else
           S.Checks.clear();
         break;
-      case EventKind::Lock:
-        S.Locks.lock(E.Key);
+      case EventKind::Lock: {
+        bool OnTrue = true;
+        if (!trylockTestedBy(E, B, OnTrue)) // else taken on its edge
+          S.Locks.lock(E.Key);
         S.Checks.clear(); // checks made before the lock are over
         break;
+      }
       case EventKind::Unlock:
         S.Locks.unlock(E.Key);
         break;
