@@ -66,18 +66,11 @@ public:
     if (!hasMarkedCheckedLoad(T))
       return;
     const CFG &G = *T.Cfg;
+    Trylocks.emplace(T);
     Flow F{*this, T, std::vector<unsigned>(G.getNumBlockIDs(), ~0u)};
     ForwardDataflow<ReadState, Flow> Solver(G, F);
     for (unsigned I = 0; I != Solver.order().size(); ++I)
       F.Rpo[Solver.order()[I]->getBlockID()] = I;
-    for (const CFGBlock *B : G)
-      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
-        bool OnTrue = true;
-        if (trylockTestedBy(E, *B, OnTrue)) {
-          F.Tested[B->getBlockID()] = {E.Key, OnTrue};
-          break;
-        }
-      }
     Solver.solve(ReadState(), 50 * G.getNumBlockIDs() + 100, "reread", T.FD);
     Reported.clear();
     for (const CFGBlock *B : G)
@@ -101,10 +94,6 @@ private:
     AccessPlainRereadCheck &Owner;
     const FunctionTrace &T;
     std::vector<unsigned> Rpo; // block ID -> reverse post-order number
-    /// Block ID -> the lock key of the trylock its branch tests, and
-    /// whether the lock is held on the true successor: the lock flows
-    /// along that edge only (as in LockAnalysis and AccessContext).
-    llvm::DenseMap<unsigned, std::pair<int, bool>> Tested = {};
 
     void transfer(const CFGBlock &B, ReadState &S) {
       Owner.transfer(T, B, S, /*Report=*/false);
@@ -129,14 +118,11 @@ private:
           }
           Changed |= New;
         }
-      auto TI = Tested.find(From.getBlockID());
-      if (TI != Tested.end() && (SuccIndex == 0) == TI->second.second) {
-        MayLockSet Taken = Out.Locks;
-        Taken.lock(TI->second.first);
-        Changed |= Into.Locks.join(Taken);
-      } else {
-        Changed |= Into.Locks.join(Out.Locks);
-      }
+      // A trylock's lock flows along its successful edge only.
+      MayLockSet Locks = Out.Locks;
+      if (std::optional<int> K = Owner.Trylocks->lockOn(From, SuccIndex))
+        Locks.lock(*K);
+      Changed |= Into.Locks.join(Locks);
       return Changed;
     }
   };
@@ -228,13 +214,11 @@ private:
         else
           S.Checks.clear();
         break;
-      case EventKind::Lock: {
-        bool OnTrue = true;
-        if (!trylockTestedBy(E, B, OnTrue)) // else taken on its edge
+      case EventKind::Lock:
+        if (!Trylocks->tested(E)) // else taken on its successful edge
           S.Locks.lock(E.Key);
         S.Checks.clear(); // checks made before the lock are over
         break;
-      }
       case EventKind::Unlock:
         S.Locks.unlock(E.Key);
         break;
@@ -392,6 +376,8 @@ private:
   llvm::DenseSet<const FunctionDecl *> Traced;
   FreshFinder::Memo FreshHelpers;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
+  /// The trylocks of the function being analysed (functionDone()).
+  std::optional<TrylockEdges> Trylocks;
   const FunctionDecl *FreshOf = nullptr; // whose fresh locals Fresh holds
   llvm::DenseSet<const VarDecl *> Fresh;
   void forgetUnit() {

@@ -64,7 +64,7 @@ struct State {
 
 class Scan : public DataflowPolicy<State> {
 public:
-  explicit Scan(const FunctionTrace &T) : T(T) {
+  explicit Scan(const FunctionTrace &T) : T(T), Trylocks(T) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
@@ -74,17 +74,6 @@ public:
       for (const Event &E : BE.Events)
         if (E.Kind == EventKind::ReadRetry && E.Var && E.Key >= 0)
           Validated.insert({E.Key, E.Var});
-    // A trylock whose result the block's branch tests: its lock flows along
-    // the successful edge only.
-    for (const CFGBlock *B : *T.Cfg)
-      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
-        bool OnTrue = true;
-        if (trylockTestedBy(E, *B, OnTrue)) {
-          Tested[B->getBlockID()] = {E.Key, OnTrue};
-          TestedEvents.insert(&E);
-          break;
-        }
-      }
   }
 
   void run(function_ref<void(const Event &, const AccessContext &)> Visit) {
@@ -124,20 +113,19 @@ public:
     for (const Event &E : T.Blocks[B.getBlockID()].Events)
       step(E, S);
   }
+  // A trylock whose result the block's branch tests: its lock flows along
+  // the successful edge only.
   void enter(State &Into, const State &From, const CFGBlock &B, unsigned I) {
     Into = From;
-    takeOnEdge(Into, B, I);
+    if (std::optional<int> K = Trylocks.lockOn(B, I))
+      Into.Locks.lock(*K);
   }
   bool join(State &Into, const State &From, const CFGBlock &B, unsigned I) {
     State Old = Into;
-    auto It = Tested.find(B.getBlockID());
-    if (It != Tested.end() && (I == 0) == It->second.second) {
-      State Taken = From;
-      takeOnEdge(Taken, B, I);
-      Into.Locks.join(Taken.Locks);
-    } else {
-      Into.Locks.join(From.Locks);
-    }
+    MayLockSet Locks = From.Locks;
+    if (std::optional<int> K = Trylocks.lockOn(B, I))
+      Locks.lock(*K);
+    Into.Locks.join(Locks);
     for (size_t I = 0; I != Into.W.size(); ++I) {
       Into.W[I] = joinTri(Into.W[I], From.W[I]);
       Into.R[I] = joinTri(Into.R[I], From.R[I]);
@@ -148,12 +136,6 @@ public:
   }
 
 private:
-  void takeOnEdge(State &S, const CFGBlock &B, unsigned I) const {
-    auto It = Tested.find(B.getBlockID());
-    if (It != Tested.end() && (I == 0) == It->second.second)
-      S.Locks.lock(It->second.first);
-  }
-
   void step(const Event &E, State &S) {
     auto It = Slot.find(E.Key);
     int I = It == Slot.end() ? -1 : (int)It->second;
@@ -197,7 +179,7 @@ private:
     case EventKind::Lock:
       if (I >= 0)
         S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
-      if (!TestedEvents.count(&E)) // else taken on its successful edge
+      if (!Trylocks.tested(E)) // else taken on its successful edge
         S.Locks.lock(E.Key);
       break;
     case EventKind::Unlock:
@@ -212,10 +194,7 @@ private:
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   DenseSet<std::pair<int, const VarDecl *>> Validated;
-  /// Block -> the lock key of the trylock its branch tests, and whether it
-  /// is held on the true successor.
-  DenseMap<unsigned, std::pair<int, bool>> Tested;
-  DenseSet<const Event *> TestedEvents;
+  TrylockEdges Trylocks;
 };
 
 } // namespace

@@ -69,8 +69,7 @@ const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {
   return nullptr;
 }
 
-/// Is V written anywhere in S (assigned, stepped, or its address taken)?
-static bool writtenIn(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
+bool writtenIn(const Stmt *S, const VarDecl *V, unsigned Depth) {
   if (!S || Depth > 256)
     return false;
   auto Names = [V](const Expr *E) {

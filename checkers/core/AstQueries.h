@@ -19,6 +19,10 @@ namespace seqlint {
 /// Does S mention V?
 bool refersTo(const clang::Stmt *S, const clang::VarDecl *V, unsigned Depth = 0);
 
+/// Is V written anywhere in S (assigned, stepped, or its address taken)?
+bool writtenIn(const clang::Stmt *S, const clang::VarDecl *V,
+               unsigned Depth = 0);
+
 /// Is Inner a node of Outer?
 bool containsStmt(const clang::Stmt *Outer, const clang::Stmt *Inner, unsigned Depth = 0);
 

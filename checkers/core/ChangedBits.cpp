@@ -176,33 +176,13 @@ private:
       return std::nullopt;
     // A parameter assigned in the helper is a local of its own.
     for (const FunctionDecl *R : F.Fn->redecls())
-      if (R->getBody() && writtenLocally(R->getBody(), P, 0))
+      if (R->getBody() && writtenIn(R->getBody(), P))
         return std::nullopt;
     const Expr *Arg = F.Site->getArg(P->getFunctionScopeIndex());
     ++Cur;
     std::optional<Derived> D = value(Arg, Depth + 1);
     --Cur;
     return D;
-  }
-
-  static bool writtenLocally(const Stmt *S, const VarDecl *V, unsigned Nest) {
-    if (!S || Nest > 256)
-      return false;
-    auto Names = [V](const Expr *E) {
-      const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
-      return DR && DR->getDecl() == V;
-    };
-    if (const auto *BO = dyn_cast<BinaryOperator>(S);
-        BO && BO->isAssignmentOp() && Names(BO->getLHS()))
-      return true;
-    if (const auto *U = dyn_cast<UnaryOperator>(S);
-        U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
-        Names(U->getSubExpr()))
-      return true;
-    for (const Stmt *Ch : S->children())
-      if (writtenLocally(Ch, V, Nest + 1))
-        return true;
-    return false;
   }
 
   /// A local the function builds the new value in: every definition of it,

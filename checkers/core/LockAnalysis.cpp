@@ -355,6 +355,20 @@ bool trylockTestedBy(const Event &E, const CFGBlock &B, bool &HeldOnTrue) {
   return true;
 }
 
+TrylockEdges::TrylockEdges(const FunctionTrace &T) {
+  if (!T.Cfg)
+    return;
+  for (const CFGBlock *B : *T.Cfg)
+    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+      bool OnTrue = true;
+      if (trylockTestedBy(E, *B, OnTrue)) {
+        Blocks[B->getBlockID()] = {E.Key, OnTrue};
+        Events.insert(&E);
+        break;
+      }
+    }
+}
+
 bool isLockRelease(const Event &E) {
   if (E.Kind == EventKind::Unlock)
     return true;

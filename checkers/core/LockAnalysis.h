@@ -31,7 +31,9 @@
 
 #include "core/Classifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,29 @@ bool isLockRelease(const Event &E);
 /// the second.
 bool trylockTestedBy(const Event &E, const clang::CFGBlock &B,
                      bool &HeldOnTrue);
+
+/// The trylocks a function's branches test, for the may-held lock sets
+/// (AccessContext, access-plain-reread): each one's lock is taken along its
+/// successful edge, not at the call.
+class TrylockEdges {
+public:
+  explicit TrylockEdges(const FunctionTrace &T);
+  /// Is E a trylock whose lock is taken on an edge instead of at E?
+  bool tested(const Event &E) const { return Events.count(&E) > 0; }
+  /// The lock key taken along successor SuccIndex of B, if any.
+  std::optional<int> lockOn(const clang::CFGBlock &B, unsigned SuccIndex) const {
+    auto It = Blocks.find(B.getBlockID());
+    if (It == Blocks.end() || (SuccIndex == 0) != It->second.second)
+      return std::nullopt;
+    return It->second.first;
+  }
+
+private:
+  /// Block -> the key of the trylock its branch tests, and whether the
+  /// lock is held on the true successor.
+  llvm::DenseMap<unsigned, std::pair<int, bool>> Blocks;
+  llvm::DenseSet<const Event *> Events;
+};
 
 /// The kind of lock a declaration of type Ty is (spinlock_t ...).
 LockKind lockKindOfType(clang::QualType Ty);
