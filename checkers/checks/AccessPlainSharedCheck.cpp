@@ -245,6 +245,18 @@ private:
   std::vector<Candidate> Candidates;
   DenseMap<const FunctionDecl *, SmallVector<CallSite, 2>> Calls;
   DenseSet<const FunctionDecl *> Escaped;
+  /// Callbacks: a function parameter called through (the function and the
+  /// parameter's index), and whether each such call may hold a lock.
+  using ParamRef = std::pair<const FunctionDecl *, unsigned>;
+  DenseMap<ParamRef, SmallVector<bool, 2>> ParamCalls;
+  /// Function parameters used other than by calling them (kept, handed on).
+  DenseSet<ParamRef> ParamKept;
+  /// Where a function's address is handed directly to a call: the callee
+  /// and the argument's position.
+  DenseMap<const FunctionDecl *, SmallVector<ParamRef, 2>> CallbackUses;
+  /// Functions whose address is taken other than as such an argument.
+  DenseSet<const FunctionDecl *> EscapedElsewhere;
+  bool protectedAsCallback(const FunctionDecl *FD);
   DenseMap<const FunctionDecl *, int> ProtectedMemo; // 0 busy, 1 no, 2 yes
   /// Objects named directly (a global's member path, no pointer) whose
   /// address a main-file function hands to a function that reads a
@@ -271,6 +283,31 @@ private:
     return false;
   }
 };
+
+/// The callee of CE when it is a function parameter: `fn(x)`, `(*fn)(x)`.
+const ParmVarDecl *calledParam(const CallExpr *CE) {
+  if (!CE || CE->getDirectCallee())
+    return nullptr;
+  const Expr *E = CE->getCallee()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+}
+
+/// The function named by Arg, a function designator or its address.
+const FunctionDecl *functionArg(const Expr *Arg, const DeclRefExpr **Ref) {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  const auto *F = DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
+  if (F)
+    *Ref = DR;
+  return F;
+}
 
 /// `g.a.b` for `&g.a.b` with g a global variable and no pointer on the way;
 /// empty otherwise.
@@ -356,6 +393,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         Calls[E.Callee->getCanonicalDecl()].push_back(
             {FD->getCanonicalDecl(), C.MayLocked || C.MayInWriteSection,
              false, dyn_cast_or_null<CallExpr>(E.S)});
+      else if (const ParmVarDecl *P =
+                   calledParam(dyn_cast_or_null<CallExpr>(E.S)))
+        ParamCalls[{FD->getCanonicalDecl(), P->getFunctionScopeIndex()}]
+            .push_back(C.MayLocked || C.MayInWriteSection);
       return;
     }
     if (E.Kind != EventKind::Load && E.Kind != EventKind::Store &&
@@ -527,18 +568,41 @@ bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
     return It->second == 2;
   bool Result = false;
   auto CI = Calls.find(FD);
-  if (!FD->isExternallyVisible() && !Escaped.count(FD) && CI != Calls.end() &&
-      !CI->second.empty()) {
+  bool Direct = CI != Calls.end() && !CI->second.empty();
+  // A callback is called where its address went: every call through the
+  // parameter it was handed to must hold a lock (d_walk()'s enter()).
+  if (!FD->isExternallyVisible() &&
+      (Escaped.count(FD) ? protectedAsCallback(FD) : Direct)) {
     Result = true;
-    for (const CallSite &CS : CI->second)
-      if (!CS.Protected &&
-          !(CS.Caller != FD && protectedByCallers(CS.Caller))) {
-        Result = false;
-        break;
-      }
+    if (Direct)
+      for (const CallSite &CS : CI->second)
+        if (!CS.Protected &&
+            !(CS.Caller != FD && protectedByCallers(CS.Caller))) {
+          Result = false;
+          break;
+        }
   }
   ProtectedMemo[FD] = Result ? 2 : 1;
   return Result;
+}
+
+bool AccessPlainSharedCheck::protectedAsCallback(const FunctionDecl *FD) {
+  auto It = CallbackUses.find(FD);
+  if (EscapedElsewhere.count(FD) || It == CallbackUses.end())
+    return false;
+  for (const ParamRef &R : It->second) {
+    // The function it is handed to must be here, and must only call the
+    // parameter: kept or handed on, it may be called anywhere.
+    const FunctionDecl *Def = nullptr;
+    auto PC = ParamCalls.find(R);
+    if (!R.first->hasBody(Def) || ParamKept.count(R) ||
+        PC == ParamCalls.end() || PC->second.empty())
+      return false;
+    for (bool Protected : PC->second)
+      if (!Protected)
+        return false;
+  }
+  return !It->second.empty();
 }
 
 FreshFinder AccessPlainSharedCheck::freshIn(const FunctionDecl *Def,
@@ -597,6 +661,14 @@ public:
       : Traced(Traced), Interesting(Interesting), SM(SM) {}
 
   DenseSet<const FunctionDecl *> Escaped, Locking;
+  // Addresses handed to a call, other escapes, parameters kept.
+  DenseMap<const FunctionDecl *,
+           SmallVector<std::pair<const FunctionDecl *, unsigned>, 2>>
+      CallbackUses;
+  DenseSet<const FunctionDecl *> EscapedElsewhere;
+  DenseSet<std::pair<const FunctionDecl *, unsigned>> ParamKept;
+  // Calls through a parameter in functions without a trace.
+  MapVector<const FunctionDecl *, SmallVector<unsigned, 2>> UntracedParamCalls;
   // Walked in the order the functions were met: the candidates (and the
   // evidence kept first) follow it, so the findings must not depend on
   // pointer values.
@@ -624,10 +696,25 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
-    if (const auto *DR =
-            dyn_cast<DeclRefExpr>(CE->getCallee()->IgnoreParenImpCasts()))
+    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Callee))
+      if (U->getOpcode() == UO_Deref)
+        Callee = U->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
       CalleeRefs.insert(DR);
+    if (const ParmVarDecl *P = calledParam(CE))
+      if (Cur && !Traced.count(Cur->getCanonicalDecl()))
+        UntracedParamCalls[Cur].push_back(P->getFunctionScopeIndex());
     const FunctionDecl *F = calleeOf(CE);
+    if (F && F == CE->getDirectCallee())
+      for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+        const DeclRefExpr *Ref = nullptr;
+        if (const FunctionDecl *Fn = functionArg(CE->getArg(I), &Ref)) {
+          CallbackRefs.insert(Ref);
+          CallbackUses[Fn->getCanonicalDecl()].push_back(
+              {F->getCanonicalDecl(), I});
+        }
+      }
     if (!F || !Cur)
       return true;
     StringRef N = F->getIdentifier() ? F->getName() : StringRef();
@@ -639,9 +726,18 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *DR) {
-    if (const auto *F = dyn_cast<FunctionDecl>(DR->getDecl()))
-      if (!CalleeRefs.count(DR))
-        Escaped.insert(F->getCanonicalDecl());
+    if (CalleeRefs.count(DR))
+      return true;
+    if (const auto *F = dyn_cast<FunctionDecl>(DR->getDecl())) {
+      Escaped.insert(F->getCanonicalDecl());
+      if (!CallbackRefs.count(DR))
+        EscapedElsewhere.insert(F->getCanonicalDecl());
+    } else if (const auto *P = dyn_cast<ParmVarDecl>(DR->getDecl())) {
+      const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
+      if (Owner && P->getType()->isFunctionPointerType())
+        ParamKept.insert(
+            {Owner->getCanonicalDecl(), P->getFunctionScopeIndex()});
+    }
     return true;
   }
 
@@ -667,7 +763,7 @@ private:
   const SourceManager &SM;
   const FunctionDecl *Cur = nullptr;
   bool CurUntraced = false, CurLocks = false;
-  DenseSet<const DeclRefExpr *> CalleeRefs;
+  DenseSet<const DeclRefExpr *> CalleeRefs, CallbackRefs;
 };
 
 void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
@@ -679,6 +775,16 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   TuWalker W(Traced, Interesting, AC.getSourceManager());
   W.TraverseDecl(AC.getTranslationUnitDecl());
   Escaped = std::move(W.Escaped);
+  EscapedElsewhere = std::move(W.EscapedElsewhere);
+  CallbackUses = std::move(W.CallbackUses);
+  ParamKept = std::move(W.ParamKept);
+  for (auto &[Caller, Params] : W.UntracedParamCalls) {
+    if (W.NeedTrace.count(Caller))
+      continue; // classified below, with its locks
+    for (unsigned I : Params)
+      ParamCalls[{Caller->getCanonicalDecl(), I}].push_back(
+          W.Locking.count(Caller) > 0);
+  }
   for (auto &[Caller, Callees] : W.UntracedCalls) {
     if (W.NeedTrace.count(Caller))
       continue; // classified below, with its locks
