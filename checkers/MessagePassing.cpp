@@ -8,6 +8,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -247,6 +248,28 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       if (const ValueDecl *Id = identity(T.key(Seq[I]->Key)))
         LastStore[Id] = I;
 
+  // Does a store of OwnStores[Key] come before event J on every path to it
+  // (earlier in J's block, or in a block that dominates J's)?
+  std::optional<CFGDomTree> Dom;
+  auto ownStoreBefore =
+      [&](const llvm::DenseMap<int, llvm::SmallVector<size_t, 2>> &Own,
+          int Key, size_t J) {
+        auto It = Own.find(Key);
+        if (It == Own.end())
+          return false;
+        for (size_t S : It->second) {
+          if (S >= J)
+            continue;
+          if (BlockOf[S] == BlockOf[J])
+            return true;
+          if (!Dom)
+            Dom.emplace(T.Cfg.get());
+          if (Dom->dominates(BlockOf[S], BlockOf[J]))
+            return true;
+        }
+        return false;
+      };
+
   BranchTests Conds;
   Conds.walk(T.FD->getBody());
   ASTContext &Ctx = C.context();
@@ -353,10 +376,15 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
       Ordering Ord(isAcquire(F.Ord), F.Loc, S.FlagSpelling);
       const VarDecl *DepVar = F.Use == ValueUse::Assigned ? F.Var : nullptr;
       bool Unknown = false;
+      // This function's own stores after the flag load, by key.
+      llvm::DenseMap<int, llvm::SmallVector<size_t, 2>> OwnStores;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &E = *Seq[J];
         if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
           break;
+        if ((E.Kind == EventKind::Store || E.Kind == EventKind::RMW) &&
+            E.Key >= 0 && OnPath(I, J))
+          OwnStores[E.Key].push_back(J);
         if (Ord.note(E, OrdLL, isAcquire))
           continue;
         // `p = READ_ONCE(head)` defines p from the flag load itself; any
@@ -375,6 +403,11 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
         if (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
             E.ApiName.starts_with("srcu_"))
           continue; // a flag of its own
+        // Stored by this function on every path to the load: it reads its
+        // own value (a walk's cursor takes the root it loaded), not the
+        // writer's data.
+        if (ownStoreBefore(OwnStores, E.Key, J))
+          continue;
         bool Dep = DepVar && DK.Base == DepVar && DK.ViaPointer;
         unsigned Rel = 0;
         if (Dep)
