@@ -13,6 +13,15 @@ using namespace llvm;
 
 namespace seqlint {
 
+FunctionAnalyses &
+Check::analysesOf(const FunctionTrace &T,
+                  std::optional<FunctionAnalyses> &Local) const {
+  if (Ctx && Ctx->Function && &Ctx->Function->trace() == &T)
+    return *Ctx->Function;
+  Local.emplace(T);
+  return *Local;
+}
+
 Finding Check::make(SourceLocation Loc, std::string Message) const {
   Finding F;
   F.Check = Name;

@@ -9,6 +9,7 @@
 #define SEQLINT_CHECK_H
 
 #include "core/Finding.h"
+#include "core/FunctionAnalyses.h"
 #include "core/SectionAnalysis.h"
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ class ASTContext;
 
 namespace seqlint {
 
+class FunctionAnalyses;
 class MacroIndex;
 class MpCollector;
 
@@ -32,6 +34,10 @@ struct CheckContext {
   /// collector for all the message-passing checks; set by the driver when
   /// one of them is enabled.
   MpCollector *MessagePassing = nullptr;
+  /// What is worked out about the function being analysed, shared by the
+  /// checks (core/FunctionAnalyses.h); set by the driver around that
+  /// function's section analysis and functionDone().
+  FunctionAnalyses *Function = nullptr;
 };
 
 /// Which functions a check needs to see. The driver builds a CFG only for
@@ -85,6 +91,10 @@ protected:
   /// "use smp_store_release() for <Store>", or, in a family without a
   /// release store, "put ck_pr_fence_release() before <Store>".
   std::string releaseAdvice(llvm::StringRef Store) const;
+  /// The analyses of T: the driver's, when T is the function being
+  /// analysed, else Local (a function looked at from another one).
+  FunctionAnalyses &analysesOf(const FunctionTrace &T,
+                               std::optional<FunctionAnalyses> &Local) const;
   /// Is a function of that name declared in the TU?
   bool declaresFunction(llvm::StringRef Name) const;
   /// A fix-it that inserts Code on its own line after the statement that

@@ -8,6 +8,7 @@
 #include "clang/AST/Stmt.h"
 #include "core/SectionAnalysis.h"
 #include "core/Dataflow.h"
+#include "core/FunctionAnalyses.h"
 #include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
@@ -152,9 +153,10 @@ const char *orderName(Order O) {
   return "?";
 }
 
-void dumpTrace(const FunctionTrace &T, const SourceManager &SM, raw_ostream &OS) {
+void dumpTrace(FunctionAnalyses &FA, const SourceManager &SM, raw_ostream &OS) {
+  const FunctionTrace &T = FA.trace();
   OS << "function " << T.FD->getName() << "\n";
-  LockSets Locks = computeLocks(T);
+  const LockSets &Locks = FA.locks();
   // Print blocks from the entry in ID order (descending IDs ~ source order).
   for (unsigned Id = T.Blocks.size(); Id-- > 0;) {
     for (const Event &E : T.Blocks[Id].Events) {
@@ -979,10 +981,16 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     if (Cl.mayRecognizeMore(*T))
       if (std::shared_ptr<const FunctionTrace> Again = Cl.classify(FD))
         T = std::move(Again);
+    // The analyses of this function, shared by the section analysis, the
+    // checks and the dump; each is worked out once, when first asked for.
+    FunctionAnalyses FA(*T);
+    CC.Function = &FA;
     if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
-      dumpTrace(*T, SM, *Opts.DumpEvents);
+      dumpTrace(FA, SM, *Opts.DumpEvents);
     Mux.Sections = Opts.Stats ? &Sections[I] : nullptr;
-    runSectionAnalysis(*T, Cl, Mux);
+    runSectionAnalysis(FA, Cl, Mux);
+    Mux.functionDone(*T, Cl);
+    CC.Function = nullptr;
   }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);

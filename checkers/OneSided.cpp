@@ -2,6 +2,7 @@
 #include "OneSided.h"
 #include "MessagePassing.h"
 #include "core/AstQueries.h"
+#include "core/FunctionAnalyses.h"
 #include "core/LockAnalysis.h"
 
 #include "clang/AST/ASTContext.h"
@@ -512,8 +513,9 @@ struct Scan {
     return false;
   }
 
-  Scan(const FunctionTrace &T, Classifier &C, OsEvidence &Tu)
-      : T(T), C(C), Tu(Tu), Ctx(C.context()), Locals(T.FD->getBody(), C.context()) {
+  Scan(FunctionAnalyses &FA, Classifier &C, OsEvidence &Tu)
+      : T(FA.trace()), C(C), Tu(Tu), Ctx(C.context()),
+        Locals(T.FD->getBody(), C.context()) {
     Conds.walk(T.FD->getBody());
     Decisions.walk(T.FD->getBody());
     collectDiffs(T.FD);
@@ -525,7 +527,7 @@ struct Scan {
     // unlock on an early-return path does not end the critical section of
     // the paths that go on, PostgreSQL's MaintainOldSnapshotTimeMapping());
     // a helper's events by counting its lock and unlock events in order.
-    LockSets Held = computeLocks(T);
+    const LockSets &Held = FA.locks();
     int D = 0;
     bool OwnHeld = false;
     for (size_t I = 0; I != Seq.size(); ++I) {
@@ -2740,8 +2742,9 @@ const FunctionTrace *OsEvidence::helperTrace(Classifier &C, const FunctionDecl *
   return Helpers[Def].get();
 }
 
-std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
+std::vector<OsCandidate> scanOneSided(FunctionAnalyses &FA, Classifier &C,
                                       OsEvidence &Tu) {
+  const FunctionTrace &T = FA.trace();
   std::vector<OsCandidate> Out;
   if (!T.Cfg || !T.FD || !T.FD->getBody())
     return Out;
@@ -2751,7 +2754,7 @@ std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
   // A seqcount reader or writer is judged by the seqcount checks.
   if (!T.Counters.empty())
     return Out;
-  Scan S(T, C, Tu);
+  Scan S(FA, C, Tu);
   if (S.Seq.size() > 4000)
     return Out;
   auto Innermost = [](const Event &E) { return E.Via ? E.Via->getCanonicalDecl() : nullptr; };

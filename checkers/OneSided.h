@@ -191,9 +191,12 @@ private:
   const clang::FunctionDecl *Last = nullptr;
 };
 
+class FunctionAnalyses;
+
 /// The candidates of one function (its events must be alive while the
-/// caller turns them into findings).
-std::vector<OsCandidate> scanOneSided(const FunctionTrace &T, Classifier &C,
+/// caller turns them into findings). FA: the function's analyses (its
+/// must-held locks are shared with the other checks).
+std::vector<OsCandidate> scanOneSided(FunctionAnalyses &FA, Classifier &C,
                                       OsEvidence &Tu);
 
 /// Does the TU-wide evidence make Cand a bug worth reporting?

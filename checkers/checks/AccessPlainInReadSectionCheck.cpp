@@ -76,9 +76,11 @@ public:
   void functionDone(const FunctionTrace &T, Classifier &) override {
     if (T.Counters.empty())
       return;
-    DenseSet<int> AddressKeys = counterAddressKeys(T);
+    std::optional<FunctionAnalyses> Local;
+    FunctionAnalyses &FA = analysesOf(T, Local);
+    const DenseSet<int> &AddressKeys = FA.addressKeys();
     DenseSet<int> Reported;
-    scanAccessContexts(T, [&](const Event &E, const AccessContext &C) {
+    FA.accessContexts([&](const Event &E, const AccessContext &C) {
       if (E.Kind != EventKind::Load || C.ReadSections.empty())
         return;
       if (E.Ord != Order::Plain || E.Api || E.Key < 0)

@@ -349,7 +349,10 @@ bool readsSection(const FunctionTrace &T) {
 void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
   const FunctionDecl *FD = T.FD;
   bool Main = inMainFile(FD);
-  DenseSet<int> CounterKeys, AddressKeys = counterAddressKeys(T);
+  std::optional<FunctionAnalyses> Local;
+  FunctionAnalyses &FA = analysesOf(T, Local);
+  DenseSet<int> CounterKeys;
+  const DenseSet<int> &AddressKeys = FA.addressKeys();
   for (int K : T.Counters) {
     CounterKeys.insert(K);
     if (Identity Id = identityOf(T.key(K)))
@@ -387,7 +390,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     return Fresh->count(K.Base) > 0;
   };
 
-  scanAccessContexts(T, [&](const Event &E, const AccessContext &C) {
+  FA.accessContexts([&](const Event &E, const AccessContext &C) {
     if (E.Kind == EventKind::Call) {
       if (E.Callee)
         Calls[E.Callee->getCanonicalDecl()].push_back(

@@ -54,7 +54,8 @@ public:
   void functionDone(const FunctionTrace &T, Classifier &C) override {
     MessagePassingCheck::functionDone(T, C);
     Evidence.add(T);
-    for (OsCandidate &Cand : scanOneSided(T, C, Evidence))
+    std::optional<FunctionAnalyses> Local;
+    for (OsCandidate &Cand : scanOneSided(analysesOf(T, Local), C, Evidence))
       if (Cand.K == OsKind::Publish || Cand.K == OsKind::Consume)
         OneSided.push_back(std::move(Cand));
     Orderings[T.FD] = orderingOf(T, C);

@@ -97,7 +97,8 @@ public:
     // barrier) and then loads the other side's word to decide a wake-up.
     if (StoreBarrier || releases(T, Cl)) {
       Evidence.add(T);
-      for (OsCandidate &Cand : scanOneSided(T, Cl, Evidence))
+      std::optional<FunctionAnalyses> Local;
+      for (OsCandidate &Cand : scanOneSided(analysesOf(T, Local), Cl, Evidence))
         if (Cand.K == OsKind::StoreLoadWrongKind &&
             !Reported.count(Cand.At.Loc.getRawEncoding()))
           StoreLoads.push_back({storeLoadFinding(Cand), std::move(Cand)});

@@ -33,7 +33,8 @@ public:
   void functionDone(const FunctionTrace &T, Classifier &C) override {
     MessagePassingCheck::functionDone(T, C);
     Evidence.add(T);
-    for (OsCandidate &Cand : scanOneSided(T, C, Evidence))
+    std::optional<FunctionAnalyses> Local;
+    for (OsCandidate &Cand : scanOneSided(analysesOf(T, Local), C, Evidence))
       if (Cand.K != OsKind::RetireWrongKind && Cand.K != OsKind::StoreLoadWrongKind)
         Pending.push_back({oneSided(T, Cand), std::move(Cand)});
   }

@@ -518,15 +518,9 @@ public:
   SeqcountWriteUnlockedCheck() : Check("seqcount-write-unlocked") {}
 
   void functionDone(const FunctionTrace &T, Classifier &C) override {
-    LockSets LS;
-    bool Computed = false;
-    auto Locks = [&]() -> const LockSets & {
-      if (!Computed) {
-        LS = computeLocks(T);
-        Computed = true;
-      }
-      return LS;
-    };
+    std::optional<FunctionAnalyses> Local;
+    FunctionAnalyses &FA = analysesOf(T, Local);
+    auto Locks = [&]() -> const LockSets & { return FA.locks(); };
     // The first write of each counter in source order (blocks are stored
     // in reverse order of their IDs).
     const SourceManager &SM = Check::Ctx->Ctx->getSourceManager();
@@ -590,7 +584,7 @@ public:
         const LockSet *Held = Locks().before(E);
         if (!Held)
           continue; // unreachable
-        W.Held = toGlobal(LS, *Held);
+        W.Held = toGlobal(Locks(), *Held);
         Sites.push_back(std::move(W));
     }
     // Calls to functions defined in the TU, with the locks held there: kept
@@ -606,7 +600,7 @@ public:
             continue;
           if (!Levels)
             Levels = exclusionLevels(T);
-          Calls.push_back({E.Callee->getDefinition(), toGlobal(LS, *Held),
+          Calls.push_back({E.Callee->getDefinition(), toGlobal(Locks(), *Held),
                            Levels->lookup(&E)});
         }
   }

@@ -64,16 +64,13 @@ struct State {
 
 class Scan : public DataflowPolicy<State> {
 public:
-  explicit Scan(const FunctionTrace &T) : T(T), Trylocks(T) {
+  Scan(const FunctionTrace &T, const ValidatedBegins &Validated)
+      : T(T), Validated(Validated), Trylocks(T) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
     for (unsigned I = 0; I != Counters.size(); ++I)
       Slot[Counters[I]] = I;
-    for (const BlockEvents &BE : T.Blocks)
-      for (const Event &E : BE.Events)
-        if (E.Kind == EventKind::ReadRetry && E.Var && E.Key >= 0)
-          Validated.insert({E.Key, E.Var});
   }
 
   void run(function_ref<void(const Event &, const AccessContext &)> Visit) {
@@ -193,18 +190,18 @@ private:
   const FunctionTrace &T;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
-  DenseSet<std::pair<int, const VarDecl *>> Validated;
+  const ValidatedBegins &Validated;
   TrylockEdges Trylocks;
 };
 
 } // namespace
 
 void scanAccessContexts(
-    const FunctionTrace &T,
+    const FunctionTrace &T, const ValidatedBegins &Validated,
     function_ref<void(const Event &, const AccessContext &)> Visit) {
   if (!T.Cfg)
     return;
-  Scan(T).run(Visit);
+  Scan(T, Validated).run(Visit);
 }
 
 } // namespace seqlint

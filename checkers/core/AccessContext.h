@@ -49,8 +49,10 @@ struct AccessContext {
 
 /// Runs the dataflow over T and calls Visit for every event of every
 /// reachable block (in reverse post-order) with the context before it.
+/// Validated: the begins T's retries validate (validatedBegins()). Checks
+/// ask FunctionAnalyses::accessContexts(), which runs it once.
 void scanAccessContexts(
-    const FunctionTrace &T,
+    const FunctionTrace &T, const ValidatedBegins &Validated,
     llvm::function_ref<void(const Event &, const AccessContext &)> Visit);
 
 } // namespace seqlint

@@ -120,6 +120,12 @@ struct HelperEffect {
 /// `t->gen` in `t->gen[b]`): not data of a section.
 llvm::DenseSet<int> counterAddressKeys(const FunctionTrace &T);
 
+/// Begins a retry validates: {counter key, the variable that holds the
+/// begin's value}.
+using ValidatedBegins = llvm::DenseSet<std::pair<int, const clang::VarDecl *>>;
+/// The begins the retries of T validate (a retry names its begin's variable).
+ValidatedBegins validatedBegins(const FunctionTrace &T);
+
 /// The declared type of the object K designates: the field's type, else the
 /// base variable's (its pointee for `*(p)`).
 clang::QualType declaredTypeOf(const LocationKey &K);

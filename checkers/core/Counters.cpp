@@ -26,6 +26,15 @@ DenseSet<int> counterAddressKeys(const FunctionTrace &T) {
   return Out;
 }
 
+ValidatedBegins validatedBegins(const FunctionTrace &T) {
+  ValidatedBegins Out;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if (E.Kind == EventKind::ReadRetry && E.Var)
+        Out.insert({E.Key, E.Var});
+  return Out;
+}
+
 static const ValueDecl *counterIdentity(const LocationKey &K) {
   if (K.Field)
     return K.Field;

@@ -1,5 +1,6 @@
 //===- SectionAnalysis.cpp ------------------------------------------------===//
 #include "core/SectionAnalysis.h"
+#include "core/FunctionAnalyses.h"
 #include "core/Dataflow.h"
 
 #include "clang/AST/Decl.h"
@@ -231,17 +232,14 @@ void joinInto(State &Into, const State &From, bool FromBranch) {
 
 class Analysis : public DataflowPolicy<State> {
 public:
-  Analysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs)
-      : T(T), Cl(C), Obs(Obs) {
+  Analysis(FunctionAnalyses &FA, Classifier &C, SectionObserver &Obs)
+      : T(FA.trace()), Cl(C), Obs(Obs), AddressKeys(FA.addressKeys()),
+        Validated(FA.validatedBegins()) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
     for (unsigned I = 0; I != Counters.size(); ++I)
       Slot[Counters[I]] = I;
-    // Loads that only compute a counter's address (parent->d_inode in
-    // parent->d_inode->i_dir_seq, t->gen in t->gen[b]) are not data of the
-    // section.
-    AddressKeys = counterAddressKeys(T);
     for (const BlockEvents &BE : T.Blocks)
       for (const Event &E : BE.Events) {
         if (E.Key < 0)
@@ -254,16 +252,12 @@ public:
         // first began.
         if (E.Kind == EventKind::CounterInc && !IncSeen.insert(E.Key).second)
           HasEnd.insert(E.Key);
-        if (E.Kind == EventKind::ReadRetry && E.Var)
-          Validated.insert({E.Key, E.Var});
       }
   }
 
   void run() {
-    if (Counters.empty()) {
-      Obs.functionDone(T, Cl);
+    if (Counters.empty())
       return;
-    }
     const CFG &G = *T.Cfg;
     unsigned N = G.getNumBlockIDs();
     State Entry;
@@ -278,7 +272,6 @@ public:
       State S = *In;
       transfer(*B, S, /*Report=*/true);
     }
-    Obs.functionDone(T, Cl);
   }
 
   // The dataflow policy (core/Dataflow.h).
@@ -771,14 +764,19 @@ private:
   std::unique_ptr<CFGPostDomTree> PostDom;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
-  DenseSet<int> HasBegin, HasEnd, AddressKeys, IncSeen;
-  DenseSet<std::pair<int, const VarDecl *>> Validated;
+  DenseSet<int> HasBegin, HasEnd, IncSeen;
+  // Loads that only compute a counter's address (parent->d_inode in
+  // parent->d_inode->i_dir_seq, t->gen in t->gen[b]) are not data of the
+  // section.
+  const DenseSet<int> &AddressKeys;
+  const ValidatedBegins &Validated;
 };
 
 } // namespace
 
-void runSectionAnalysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs) {
-  Analysis(T, C, Obs).run();
+void runSectionAnalysis(FunctionAnalyses &FA, Classifier &C,
+                        SectionObserver &Obs) {
+  Analysis(FA, C, Obs).run();
 }
 
 } // namespace seqlint

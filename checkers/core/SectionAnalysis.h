@@ -75,12 +75,16 @@ public:
   /// (coverage statistics).
   virtual void sectionBegins(const FunctionTrace &T, int Counter,
                              const Event &Begin, bool Write) {}
-  /// After the dataflow: checks that look at the whole trace.
+  /// After the section analysis (the driver calls it, for every analysed
+  /// function, sections or not): checks that look at the whole trace.
   virtual void functionDone(const FunctionTrace &T, Classifier &C) {}
 };
 
-/// Runs the dataflow over T and reports to Obs.
-void runSectionAnalysis(const FunctionTrace &T, Classifier &C, SectionObserver &Obs);
+class FunctionAnalyses;
+
+/// Runs the section dataflow over FA's function and reports to Obs.
+void runSectionAnalysis(FunctionAnalyses &FA, Classifier &C,
+                        SectionObserver &Obs);
 
 } // namespace seqlint
 
