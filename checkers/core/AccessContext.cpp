@@ -12,19 +12,21 @@ using namespace llvm;
 
 namespace seqlint {
 
-void MayLockSet::lock(int Key) {
+void MayLockSet::lock(int Key, SourceRange Scope) {
   if (Key < -1)
     Key = -1;
-  auto It = std::lower_bound(Held.begin(), Held.end(), Key);
-  if (It == Held.end() || *It != Key)
-    Held.insert(It, Key);
+  Entry N{Key, Scope};
+  auto It = std::lower_bound(Held.begin(), Held.end(), N);
+  if (It == Held.end() || !(*It == N))
+    Held.insert(It, N);
+  Scoped |= Scope.isValid();
 }
 
 void MayLockSet::unlock(int Key) {
   if (Key < -1)
     Key = -1;
-  auto It = std::lower_bound(Held.begin(), Held.end(), Key);
-  if (It != Held.end() && *It == Key) {
+  auto It = std::lower_bound(Held.begin(), Held.end(), Entry{Key, {}});
+  if (It != Held.end() && It->Key == Key) {
     Held.erase(It);
     return;
   }
@@ -34,15 +36,27 @@ void MayLockSet::unlock(int Key) {
     Held.erase(Held.begin());
 }
 
+void MayLockSet::leaveScopes(const SourceManager &SM, SourceLocation Loc) {
+  if (!Scoped)
+    return;
+  Held.erase(std::remove_if(Held.begin(), Held.end(),
+                            [&](const Entry &E) {
+                              return E.Scope.isValid() &&
+                                     leftScope(SM, E.Scope, Loc);
+                            }),
+             Held.end());
+}
+
 bool MayLockSet::join(const MayLockSet &O) {
   bool Grew = false;
-  for (int K : O.Held) {
-    auto It = std::lower_bound(Held.begin(), Held.end(), K);
-    if (It == Held.end() || *It != K) {
-      Held.insert(It, K);
+  for (const Entry &N : O.Held) {
+    auto It = std::lower_bound(Held.begin(), Held.end(), N);
+    if (It == Held.end() || !(*It == N)) {
+      Held.insert(It, N);
       Grew = true;
     }
   }
+  Scoped |= O.Scoped;
   return Grew;
 }
 
@@ -65,7 +79,8 @@ struct State {
 class Scan : public DataflowPolicy<State> {
 public:
   Scan(const FunctionTrace &T, const ValidatedBegins &Validated)
-      : T(T), Validated(Validated), Trylocks(T) {
+      : T(T), SM(T.FD->getASTContext().getSourceManager()),
+        Validated(Validated), Trylocks(T) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
@@ -89,6 +104,8 @@ public:
         continue;
       State S = *In;
       for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+        // A guard is released when control leaves its scope.
+        S.Locks.leaveScopes(SM, E.Loc);
         AccessContext C;
         C.MayLocked = S.Locks.any();
         for (unsigned I = 0; I != Counters.size(); ++I) {
@@ -107,8 +124,10 @@ public:
 
   // The dataflow policy (core/Dataflow.h).
   void transfer(const CFGBlock &B, State &S) {
-    for (const Event &E : T.Blocks[B.getBlockID()].Events)
+    for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+      S.Locks.leaveScopes(SM, E.Loc);
       step(E, S);
+    }
   }
   // A trylock whose result the block's branch tests: its lock flows along
   // the successful edge only.
@@ -177,7 +196,7 @@ private:
       if (I >= 0)
         S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
       if (!Trylocks.tested(E)) // else taken on its successful edge
-        S.Locks.lock(E.Key);
+        S.Locks.lock(E.Key, guardScope(T, E));
       break;
     case EventKind::Unlock:
       S.Locks.unlock(E.Key);
@@ -190,6 +209,7 @@ private:
   const FunctionTrace &T;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
+  const SourceManager &SM;
   const ValidatedBegins &Validated;
   TrylockEdges Trylocks;
 };

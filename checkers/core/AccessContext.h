@@ -13,6 +13,7 @@
 #define SEQLINT_CORE_ACCESSCONTEXT_H
 
 #include "core/Classifier.h"
+#include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -23,17 +24,36 @@ namespace seqlint {
 class MayLockSet {
 public:
   bool any() const { return !Held.empty(); }
-  void lock(int Key);
+  /// Takes Key; a scoped guard (Scope valid, core/LockAnalysis.h
+  /// guardScope()) only until control leaves Scope.
+  void lock(int Key, clang::SourceRange Scope = {});
   /// Releases Key; a release of a lock not seen taken (another spelling,
   /// taken by the caller) forgets one held lock, the unknown one first.
   void unlock(int Key);
+  /// Releases the guards whose scope control has left at Loc.
+  void leaveScopes(const clang::SourceManager &SM, clang::SourceLocation Loc);
   /// Union; true if this set grew.
   bool join(const MayLockSet &O);
   void clear() { Held.clear(); }
   bool operator==(const MayLockSet &O) const { return Held == O.Held; }
 
 private:
-  llvm::SmallVector<int, 2> Held; // sorted, unique
+  struct Entry {
+    int Key;
+    clang::SourceRange Scope; // a guard's; invalid for a lock held to its unlock
+    bool operator==(const Entry &O) const {
+      return Key == O.Key && Scope == O.Scope;
+    }
+    bool operator<(const Entry &O) const {
+      if (Key != O.Key)
+        return Key < O.Key;
+      if (Scope.getBegin() != O.Scope.getBegin())
+        return Scope.getBegin() < O.Scope.getBegin();
+      return Scope.getEnd() < O.Scope.getEnd();
+    }
+  };
+  llvm::SmallVector<Entry, 2> Held; // sorted, unique
+  bool Scoped = false;              // some entry may have a scope
 };
 
 /// The context of one access.

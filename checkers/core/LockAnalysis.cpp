@@ -149,27 +149,9 @@ private:
 /// The guard variable's scope: the block that declares it (guard()) or
 /// the for statement of scoped_guard(), as a file range.
 void LockDataflow::scopeOf(const Event &E, HeldLock &H) {
-  if (!E.S || !T.PM)
-    return;
-  const Stmt *Cur = E.S;
-  bool SawDecl = false;
-  for (unsigned Depth = 0; Depth < 16; ++Depth) {
-    const Stmt *P = T.PM->getParent(Cur);
-    if (!P)
-      return;
-    if (isa<DeclStmt>(P))
-      SawDecl = true;
-    if (SawDecl && (isa<CompoundStmt>(P) || isa<ForStmt>(P))) {
-      SourceLocation B = SM.getExpansionLoc(P->getBeginLoc());
-      SourceLocation End = SM.getExpansionRange(P->getEndLoc()).getEnd();
-      if (B.isValid() && End.isValid() && SM.getFileID(B) == SM.getFileID(End)) {
-        H.ScopeBegin = B;
-        H.ScopeEnd = End;
-      }
-      return;
-    }
-    Cur = P;
-  }
+  SourceRange R = guardScope(T, E);
+  H.ScopeBegin = R.getBegin();
+  H.ScopeEnd = R.getEnd();
 }
 
 unsigned LockDataflow::lockFor(const Event &E, StringRef Api) {
@@ -266,9 +248,10 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
     if (E.Loc.isValid())
       S.erase(std::remove_if(S.begin(), S.end(),
                              [&](const HeldLock &H) {
-                               return H.Scoped && H.ScopeEnd.isValid() &&
-                                      (SM.isBeforeInTranslationUnit(E.Loc, H.ScopeBegin) ||
-                                       SM.isBeforeInTranslationUnit(H.ScopeEnd, E.Loc));
+                               return H.Scoped &&
+                                      leftScope(SM,
+                                                {H.ScopeBegin, H.ScopeEnd},
+                                                E.Loc);
                              }),
               S.end());
     if (Record)
@@ -400,6 +383,36 @@ std::string LockSets::describe(const LockSet &S) const {
       Out += "(scoped)";
   }
   return Out;
+}
+
+SourceRange guardScope(const FunctionTrace &T, const Event &E) {
+  if (!E.S || !T.PM || !lockIsScoped(lockApiName(E)))
+    return {};
+  const SourceManager &SM = T.FD->getASTContext().getSourceManager();
+  const Stmt *Cur = E.S;
+  bool SawDecl = false;
+  for (unsigned Depth = 0; Depth < 16; ++Depth) {
+    const Stmt *P = T.PM->getParent(Cur);
+    if (!P)
+      return {};
+    if (isa<DeclStmt>(P))
+      SawDecl = true;
+    if (SawDecl && (isa<CompoundStmt>(P) || isa<ForStmt>(P))) {
+      SourceLocation B = SM.getExpansionLoc(P->getBeginLoc());
+      SourceLocation End = SM.getExpansionRange(P->getEndLoc()).getEnd();
+      if (B.isValid() && End.isValid() && SM.getFileID(B) == SM.getFileID(End))
+        return {B, End};
+      return {};
+    }
+    Cur = P;
+  }
+  return {};
+}
+
+bool leftScope(const SourceManager &SM, SourceRange Scope, SourceLocation Loc) {
+  return Scope.getEnd().isValid() && Loc.isValid() &&
+         (SM.isBeforeInTranslationUnit(Loc, Scope.getBegin()) ||
+          SM.isBeforeInTranslationUnit(Scope.getEnd(), Loc));
 }
 
 LockSets computeLocks(const FunctionTrace &T) {

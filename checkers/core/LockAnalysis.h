@@ -133,6 +133,15 @@ private:
   llvm::DenseSet<const Event *> Events;
 };
 
+/// For a scoped guard (guard(), scoped_guard(): `class_*_constructor`), its
+/// scope as a file range: the block that declares the guard's variable, or
+/// the for statement of scoped_guard(). Invalid for any other lock, or when
+/// the scope cannot be told (then the guard is held to the end).
+clang::SourceRange guardScope(const FunctionTrace &T, const Event &E);
+/// Has control left Scope at Loc (a guard of that scope is released)?
+bool leftScope(const clang::SourceManager &SM, clang::SourceRange Scope,
+               clang::SourceLocation Loc);
+
 /// The kind of lock a declaration of type Ty is (spinlock_t ...).
 LockKind lockKindOfType(clang::QualType Ty);
 
