@@ -157,6 +157,11 @@ void dumpTrace(FunctionAnalyses &FA, const SourceManager &SM, raw_ostream &OS) {
   const FunctionTrace &T = FA.trace();
   OS << "function " << T.FD->getName() << "\n";
   const LockSets &Locks = FA.locks();
+  // May-held locks and open sections, from the same hub the checks use.
+  DenseMap<const Event *, AccessContext> Around;
+  FA.accessContexts([&](const Event &E, const AccessContext &C) {
+    Around.try_emplace(&E, C);
+  });
   // Print blocks from the entry in ID order (descending IDs ~ source order).
   for (unsigned Id = T.Blocks.size(); Id-- > 0;) {
     for (const Event &E : T.Blocks[Id].Events) {
@@ -196,8 +201,27 @@ void dumpTrace(FunctionAnalyses &FA, const SourceManager &SM, raw_ostream &OS) {
         OS << " callee=" << E.Callee->getName();
       if (E.SideEffect)
         OS << " side-effect";
-      if (const LockSet *Held = Locks.before(E); Held && !Held->empty())
+      const LockSet *Held = Locks.before(E);
+      if (Held && !Held->empty())
         OS << " held=" << Locks.describe(*Held);
+      if (auto It = Around.find(&E); It != Around.end()) {
+        const AccessContext &C = It->second;
+        // A lock some path holds (a must-held one implies it).
+        if (C.MayLocked && !(Held && !Held->empty()))
+          OS << " may-held";
+        auto List = [&](const char *What, auto &&Keys) {
+          bool First = true;
+          for (int K : Keys) {
+            OS << (First ? What : ",") << T.key(K).displayName();
+            First = false;
+          }
+        };
+        List(" write-open=", C.WriteSections);
+        SmallVector<int, 1> Reads;
+        for (const auto &RS : C.ReadSections)
+          Reads.push_back(RS.first);
+        List(" read-open=", Reads);
+      }
       OS << "\n";
     }
   }

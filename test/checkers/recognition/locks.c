@@ -2,6 +2,10 @@
 // event, as the event dump shows it (" held=..."), for the kernel lock APIs,
 // write_seqlock, lockdep_assert_held, trylocks in conditions, guards and
 // pthread locks. A lock is held only if every path to the point took it.
+// The dump also shows the access checks' view (core/AccessContext): a lock
+// some path holds (" may-held", when no lock is held on every path), the
+// write sections that may be open (" write-open=") and the read sections
+// open on every path (" read-open=").
 // RUN: %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dump-events %s 2>&1 | FileCheck %s
 #include <linux/types.h>
 #include <linux/compiler.h>
@@ -42,7 +46,7 @@ void variants(struct obj *o)
 // CHECK: unlock api=spin_unlock_irqrestore key=o->lock held=o->lock{{$}}
 // CHECK: store key=o->x order=plain held=o->rlock{{$}}
 // CHECK: store key=o->x order=plain held=o->rw(shared){{$}}
-// CHECK: store key=o->x order=plain held=o->sl{{$}}
+// CHECK: store key=o->x order=plain held=o->sl write-open=o->sl{{$}}
 // CHECK: store key=o->x order=plain{{$}}
 
 /* Must-hold: a lock taken on one branch only is not held after the merge. */
@@ -63,8 +67,24 @@ void merge(struct obj *o, int c)
 	mutex_unlock(&o->m);
 }
 // CHECK-LABEL: function merge
-// CHECK: store key=o->x order=plain{{$}}
+// CHECK: store key=o->x order=plain may-held{{$}}
 // CHECK: store key=o->x order=plain held=o->m{{$}}
+
+/* Sections: a read section is open between a begin and its retry. */
+int reader(struct obj *o)
+{
+	unsigned s;
+	int v;
+
+	do {
+		s = read_seqbegin(&o->sl);
+		v = o->x;
+	} while (read_seqretry(&o->sl, s));
+	return v;
+}
+// CHECK-LABEL: function reader
+// CHECK: load key=o->x order=plain read-open=o->sl{{$}}
+// CHECK: read-retry api=read_seqretry key=o->sl read-open=o->sl{{$}}
 
 /* Trylocks: held on the success branch only. */
 int trylocks(struct obj *o)
