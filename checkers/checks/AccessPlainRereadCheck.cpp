@@ -190,7 +190,10 @@ private:
   }
 
   void transfer(const FunctionTrace &T, const CFGBlock &B, ReadState &S, bool Report) {
+    const SourceManager &SM = Ctx->Ctx->getSourceManager();
     for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+      // A guard is released when control leaves its scope.
+      S.Locks.leaveScopes(SM, E.Loc);
       switch (E.Kind) {
       case EventKind::Load:
         if (isCheckedMarkedLoad(T, E)) {
@@ -216,7 +219,7 @@ private:
         break;
       case EventKind::Lock:
         if (!Trylocks->tested(E)) // else taken on its successful edge
-          S.Locks.lock(E.Key);
+          S.Locks.lock(E.Key, guardScope(T, E));
         S.Checks.clear(); // checks made before the lock are over
         break;
       case EventKind::Unlock:
