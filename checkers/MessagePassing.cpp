@@ -2,6 +2,7 @@
 #include "MessagePassing.h"
 #include "core/AstQueries.h"
 #include "core/BarrierScan.h"
+#include "core/FunctionAnalyses.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -31,7 +32,9 @@ void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
   MpCollector &Mp = mp();
   if (!Mp.hasSpellings())
     Mp.setSpellings(fixSpellings());
-  Mp.collect(T, C, [this](const FunctionTrace &T, const Event &E, bool Writer) {
+  std::optional<FunctionAnalyses> Local;
+  Mp.collect(analysesOf(T, Local), C,
+             [this](const FunctionTrace &T, const Event &E, bool Writer) {
     return Writer ? insertBeforeStatement(T, E.S, writeBarrierSpelling())
                   : insertAfterStatement(T, E.S, readBarrierSpelling());
   });
@@ -179,8 +182,9 @@ MpLoc MpCollector::loc(const LocationKey &K) {
   return L;
 }
 
-void MpCollector::collect(const FunctionTrace &T, Classifier &C,
+void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
                           const FixMaker &Fix) {
+  const FunctionTrace &T = FA.trace();
   if (T.FD == LastCollected)
     return; // the other message-passing check collected it
   LastCollected = T.FD;
@@ -225,20 +229,21 @@ void MpCollector::collect(const FunctionTrace &T, Classifier &C,
     return BlockOf[From] == BlockOf[To] ||
            Reach.isReachable(BlockOf[From], BlockOf[To]);
   };
-  // Locks held before each event; an unlock of a lock not taken here means
-  // the caller holds it: nothing in this function is lockless.
+  // Whether a lock may be held before each event (the access checks' view,
+  // core/AccessContext: a trylock's lock on its successful edge, a guard in
+  // its scope); an unlock with no lock held on any path means the caller
+  // holds it: nothing in this function is lockless.
+  llvm::DenseMap<const Event *, bool> MayLocked;
+  bool CallerLocked = false;
+  FA.accessContexts([&](const Event &E, const AccessContext &Ctx) {
+    MayLocked[&E] = Ctx.MayLocked;
+    CallerLocked |= E.Kind == EventKind::Unlock && !Ctx.MayLocked;
+  });
+  if (CallerLocked)
+    return;
   std::vector<int> Depth(Seq.size());
-  int D = 0;
-  for (size_t I = 0; I != Seq.size(); ++I) {
-    Depth[I] = D;
-    if (Seq[I]->Kind == EventKind::Lock)
-      ++D;
-    else if (Seq[I]->Kind == EventKind::Unlock) {
-      if (D == 0)
-        return;
-      --D;
-    }
-  }
+  for (size_t I = 0; I != Seq.size(); ++I)
+    Depth[I] = MayLocked.lookup(Seq[I]) ? 1 : 0;
 
   // Where each field or global is stored last in the sequence.
   llvm::DenseMap<MpId, size_t> LastStore;

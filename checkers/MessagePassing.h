@@ -130,6 +130,8 @@ struct MpSpellings {
   std::string Wmb, Rmb, Release, Acquire;
 };
 
+class FunctionAnalyses;
+
 class MpCollector {
 public:
   /// Fix-it makers: the check supplies them (they need the trace).
@@ -138,7 +140,9 @@ public:
 
   /// Every message-passing check calls it for every function; a function
   /// is collected once.
-  void collect(const FunctionTrace &T, Classifier &C, const FixMaker &Fix);
+  /// FA: the function's analyses (the locks that may be held come from
+  /// there).
+  void collect(FunctionAnalyses &FA, Classifier &C, const FixMaker &Fix);
   /// Writer/reader pairs of different functions that share flag and data,
   /// with some shared datum unordered on a side (with Ordered, the pairs
   /// ordered on both sides too).
