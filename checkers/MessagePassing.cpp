@@ -105,13 +105,6 @@ bool isFlagValue(const Expr *V, ASTContext &Ctx) {
   return T->isPointerType() || T->isBooleanType();
 }
 
-/// Accessors of atomic_t, local_t and friends: counters, not flags.
-bool isCounterApi(llvm::StringRef Name) {
-  return Name.starts_with("atomic") || Name.starts_with("local_") ||
-         Name.starts_with("arch_atomic") || Name.starts_with("raw_atomic") ||
-         Name.starts_with("pg_atomic");
-}
-
 bool isPointerValued(const Event &E) {
   const auto *X = dyn_cast_or_null<Expr>(E.S);
   return X && X->getType()->isPointerType();
@@ -284,7 +277,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
 
   for (size_t I = 0; I != Seq.size(); ++I) {
     const Event &F = *Seq[I];
-    if (F.Key < 0 || F.Counter || Depth[I] > 0 || isCounterApi(F.ApiName))
+    if (F.Key < 0 || F.Counter || Depth[I] > 0 || isCounterAccessorName(F.ApiName))
       continue;
     const LocationKey &FK = T.key(F.Key);
     if (FK.isLocal())

@@ -42,13 +42,6 @@ unsigned neededPairs(unsigned Before, unsigned After) {
   return N;
 }
 
-bool isLinuxBarrierName(StringRef N) {
-  return N == "smp_wmb" || N == "smp_rmb" || N == "smp_mb" || N == "wmb" ||
-         N == "rmb" || N == "mb" || N == "virt_wmb" || N == "virt_rmb" ||
-         N == "virt_mb" || N == "smp_mb__before_atomic" ||
-         N == "smp_mb__after_atomic";
-}
-
 class BarrierWrongKindCheck : public Check {
 public:
   BarrierWrongKindCheck() : Check("barrier-wrong-kind") {}

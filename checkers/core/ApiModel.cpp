@@ -795,6 +795,21 @@ std::optional<EntryKind> entryMember(StringRef RN, StringRef FN) {
 }
 
 
+// --- Barrier spellings (ApiModel.h) -------------------------------------------
+
+bool isLinuxBarrierName(StringRef N) {
+  return N == "smp_wmb" || N == "smp_rmb" || N == "smp_mb" || N == "wmb" ||
+         N == "rmb" || N == "mb" || N == "virt_wmb" || N == "virt_rmb" ||
+         N == "virt_mb" || N == "smp_mb__before_atomic" ||
+         N == "smp_mb__after_atomic";
+}
+
+bool isCounterAccessorName(StringRef Name) {
+  return Name.starts_with("atomic") || Name.starts_with("local_") ||
+         Name.starts_with("arch_atomic") || Name.starts_with("raw_atomic") ||
+         Name.starts_with("pg_atomic");
+}
+
 // --- Function-name conventions (ApiModel.h) ----------------------------------
 
 bool isAllocatorName(StringRef N) {

@@ -168,6 +168,20 @@ bool lockIsAssertion(llvm::StringRef Name);
 /// A guard() / scoped_guard() lock, released when its scope ends.
 bool lockIsScoped(llvm::StringRef Name);
 
+// --- Barrier spellings --------------------------------------------------------
+
+/// What a barrier instruction in an asm string orders, as Events.h's Ord*
+/// bits (`dmb ishst`: store to store; `lwsync`: all but store to load); 0
+/// for an empty string or an instruction seqlint does not know. Lowercase
+/// text.
+unsigned asmBarrierBits(llvm::StringRef Text);
+/// The Linux barrier macros a fix-it may rename in place (smp_wmb ->
+/// smp_mb): smp_*, the mandatory and virt_* ones, smp_mb__{before,after}_atomic.
+bool isLinuxBarrierName(llvm::StringRef Name);
+/// Accessors of atomic_t, local_t and their kin (Linux, PostgreSQL's
+/// pg_atomic_*): the location is a counter, not a message-passing flag.
+bool isCounterAccessorName(llvm::StringRef Name);
+
 // --- Function-name conventions ----------------------------------------------
 // What a function's name says about the memory it returns or the objects it
 // works on, where nothing else says it.

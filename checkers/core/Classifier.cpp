@@ -38,24 +38,6 @@ unsigned barrierBits(BarrierKind K) {
   return 0;
 }
 
-unsigned asmBarrierBits(StringRef S) {
-  if (S.contains("mfence") || S.contains("lock") || S.contains("dmb sy") ||
-      S.contains("dsb") || S.contains("fence rw,rw") || S.contains("hwsync") || S.contains("xchg") ||
-      (S.contains("sync") && !S.contains("lwsync") && !S.contains("isync")))
-    return OrdFull;
-  if (S.contains("lwsync"))
-    return OrdLL | OrdLS | OrdSS;
-  if (S.contains("dmb ishld") || S.contains("fence r,rw"))
-    return OrdLL | OrdLS;
-  if (S.contains("dmb ishst") || S.contains("sfence") || S.contains("fence w,w"))
-    return OrdSS;
-  if (S.contains("lfence") || S.contains("fence r,r"))
-    return OrdLL;
-  if (S.contains("dmb ish")) // neither ld nor st: both
-    return OrdFull;
-  return 0;
-}
-
 const FunctionDecl *calleeOf(const Expr *E) {
   const auto *CE = dyn_cast<CallExpr>(E);
   if (!CE)

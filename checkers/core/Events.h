@@ -32,10 +32,7 @@ enum BarrierBits : unsigned {
   OrdFull = OrdLL | OrdLS | OrdSS | OrdSL,
 };
 unsigned barrierBits(BarrierKind K);
-/// What a barrier instruction in an asm string orders (`dmb ishst`: store to
-/// store; `lwsync`: all but store to load); 0 for an empty string or an
-/// instruction seqlint does not know. Lowercase text.
-unsigned asmBarrierBits(llvm::StringRef Text);
+// asmBarrierBits(): what an inline-asm barrier orders, in core/ApiModel.h.
 
 /// A memory location as written in the source: `s->seq`, `x.y`, `*p`, `g`.
 struct LocationKey {
