@@ -6,22 +6,7 @@
 // RUN: %clang_plugin -fplugin-arg-seqlint-checks=access-plain-shared -fsyntax-only -Xclang -verify %s
 #include <linux/compiler.h>
 #include <linux/spinlock.h>
-
-/* <linux/cleanup.h> guards, reduced to what they expand to. */
-typedef struct { spinlock_t *lock; } class_spinlock_t;
-static inline class_spinlock_t class_spinlock_constructor(spinlock_t *l)
-{
-	class_spinlock_t t = { .lock = l };
-	spin_lock(l);
-	return t;
-}
-static inline void class_spinlock_destructor(class_spinlock_t *t)
-{
-	spin_unlock(t->lock);
-}
-#define guard_spinlock(l)                                                      \
-	class_spinlock_t __g __attribute__((cleanup(class_spinlock_destructor))) = \
-		class_spinlock_constructor(l)
+#include <linux/cleanup.h>
 
 struct port {
 	spinlock_t lock;

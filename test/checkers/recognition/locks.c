@@ -111,21 +111,8 @@ void assert_held(struct obj *o)
 // CHECK-LABEL: function assert_held
 // CHECK: store key=o->x order=plain held=o->lock(asserted){{$}}
 
-/* <linux/cleanup.h> guards, reduced to what they expand to. */
-typedef struct { spinlock_t *lock; } class_spinlock_t;
-static inline class_spinlock_t class_spinlock_constructor(spinlock_t *l)
-{
-	class_spinlock_t t = { .lock = l };
-	spin_lock(l);
-	return t;
-}
-static inline void class_spinlock_destructor(class_spinlock_t *t)
-{
-	spin_unlock(t->lock);
-}
-#define guard_spinlock(l)                                                      \
-	class_spinlock_t __g __attribute__((cleanup(class_spinlock_destructor))) = \
-		class_spinlock_constructor(l)
+/* <linux/cleanup.h> guards (the test header: what they expand to). */
+#include <linux/cleanup.h>
 
 void guarded(struct obj *o, int c)
 {
