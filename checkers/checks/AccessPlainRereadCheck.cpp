@@ -66,7 +66,7 @@ public:
     if (!hasMarkedCheckedLoad(T))
       return;
     const CFG &G = *T.Cfg;
-    Trylocks.emplace(T);
+    Locks.emplace(T);
     Flow F{*this, T, std::vector<unsigned>(G.getNumBlockIDs(), ~0u)};
     ForwardDataflow<ReadState, Flow> Solver(G, F);
     for (unsigned I = 0; I != Solver.order().size(); ++I)
@@ -119,10 +119,8 @@ private:
           Changed |= New;
         }
       // A trylock's lock flows along its successful edge only.
-      MayLockSet Locks = Out.Locks;
-      if (std::optional<int> K = Owner.Trylocks->lockOn(From, SuccIndex))
-        Locks.lock(*K);
-      Changed |= Into.Locks.join(Locks);
+      Changed |=
+          Into.Locks.join(Owner.Locks->alongEdge(Out.Locks, From, SuccIndex));
       return Changed;
     }
   };
@@ -190,10 +188,8 @@ private:
   }
 
   void transfer(const FunctionTrace &T, const CFGBlock &B, ReadState &S, bool Report) {
-    const SourceManager &SM = Ctx->Ctx->getSourceManager();
     for (const Event &E : T.Blocks[B.getBlockID()].Events) {
-      // A guard is released when control leaves its scope.
-      S.Locks.leaveScopes(SM, E.Loc);
+      Locks->enter(E, S.Locks);
       switch (E.Kind) {
       case EventKind::Load:
         if (isCheckedMarkedLoad(T, E)) {
@@ -218,12 +214,11 @@ private:
           S.Checks.clear();
         break;
       case EventKind::Lock:
-        if (!Trylocks->tested(E)) // else taken on its successful edge
-          S.Locks.lock(E.Key, guardScope(T, E));
+        Locks->step(E, S.Locks);
         S.Checks.clear(); // checks made before the lock are over
         break;
       case EventKind::Unlock:
-        S.Locks.unlock(E.Key);
+        Locks->step(E, S.Locks);
         break;
       case EventKind::LocalDef:
         for (auto It = S.Checks.begin(); It != S.Checks.end();) {
@@ -379,8 +374,9 @@ private:
   llvm::DenseSet<const FunctionDecl *> Traced;
   FreshFinder::Memo FreshHelpers;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
-  /// The trylocks of the function being analysed (functionDone()).
-  std::optional<TrylockEdges> Trylocks;
+  /// The may-held lock transfer of the function being analysed
+  /// (functionDone()), the same as AccessContext's.
+  std::optional<MayLockTransfer> Locks;
   const FunctionDecl *FreshOf = nullptr; // whose fresh locals Fresh holds
   llvm::DenseSet<const VarDecl *> Fresh;
   void forgetUnit() {

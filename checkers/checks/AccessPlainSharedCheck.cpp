@@ -284,15 +284,21 @@ private:
   }
 };
 
-/// The callee of CE when it is a function parameter: `fn(x)`, `(*fn)(x)`.
-const ParmVarDecl *calledParam(const CallExpr *CE) {
-  if (!CE || CE->getDirectCallee())
-    return nullptr;
+/// The name CE calls through: `f` in `f(x)` and `(*f)(x)`; null when the
+/// callee is any other expression.
+const DeclRefExpr *calleeRef(const CallExpr *CE) {
   const Expr *E = CE->getCallee()->IgnoreParenImpCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_Deref)
       E = U->getSubExpr()->IgnoreParenImpCasts();
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return dyn_cast<DeclRefExpr>(E);
+}
+
+/// The callee of CE when it is a function parameter: `fn(x)`, `(*fn)(x)`.
+const ParmVarDecl *calledParam(const CallExpr *CE) {
+  if (!CE || CE->getDirectCallee())
+    return nullptr;
+  const DeclRefExpr *DR = calleeRef(CE);
   return DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
 }
 
@@ -699,11 +705,7 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
-    const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(Callee))
-      if (U->getOpcode() == UO_Deref)
-        Callee = U->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *DR = dyn_cast<DeclRefExpr>(Callee))
+    if (const DeclRefExpr *DR = calleeRef(CE))
       CalleeRefs.insert(DR);
     if (const ParmVarDecl *P = calledParam(CE))
       if (Cur && !Traced.count(Cur->getCanonicalDecl()))

@@ -60,6 +60,31 @@ bool MayLockSet::join(const MayLockSet &O) {
   return Grew;
 }
 
+MayLockTransfer::MayLockTransfer(const FunctionTrace &T)
+    : T(T), SM(T.FD->getASTContext().getSourceManager()),
+      Trylocks(T) {}
+
+void MayLockTransfer::enter(const Event &E, MayLockSet &S) const {
+  S.leaveScopes(SM, E.Loc);
+}
+
+void MayLockTransfer::step(const Event &E, MayLockSet &S) const {
+  if (E.Kind == EventKind::Lock) {
+    if (!Trylocks.tested(E)) // else taken on its successful edge
+      S.lock(E.Key, guardScope(T, E));
+  } else if (E.Kind == EventKind::Unlock) {
+    S.unlock(E.Key);
+  }
+}
+
+MayLockSet MayLockTransfer::alongEdge(const MayLockSet &S, const CFGBlock &B,
+                                      unsigned SuccIndex) const {
+  MayLockSet Out = S;
+  if (std::optional<int> K = Trylocks.lockOn(B, SuccIndex))
+    Out.lock(*K);
+  return Out;
+}
+
 namespace {
 
 enum class Tri : unsigned char { Closed, Open, Maybe };
@@ -79,8 +104,7 @@ struct State {
 class Scan : public DataflowPolicy<State> {
 public:
   Scan(const FunctionTrace &T, const ValidatedBegins &Validated)
-      : T(T), SM(T.FD->getASTContext().getSourceManager()),
-        Validated(Validated), Trylocks(T) {
+      : T(T), Validated(Validated), Locks(T) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
@@ -104,8 +128,7 @@ public:
         continue;
       State S = *In;
       for (const Event &E : T.Blocks[B->getBlockID()].Events) {
-        // A guard is released when control leaves its scope.
-        S.Locks.leaveScopes(SM, E.Loc);
+        Locks.enter(E, S.Locks);
         AccessContext C;
         C.MayLocked = S.Locks.any();
         for (unsigned I = 0; I != Counters.size(); ++I) {
@@ -125,7 +148,7 @@ public:
   // The dataflow policy (core/Dataflow.h).
   void transfer(const CFGBlock &B, State &S) {
     for (const Event &E : T.Blocks[B.getBlockID()].Events) {
-      S.Locks.leaveScopes(SM, E.Loc);
+      Locks.enter(E, S.Locks);
       step(E, S);
     }
   }
@@ -133,15 +156,11 @@ public:
   // the successful edge only.
   void enter(State &Into, const State &From, const CFGBlock &B, unsigned I) {
     Into = From;
-    if (std::optional<int> K = Trylocks.lockOn(B, I))
-      Into.Locks.lock(*K);
+    Into.Locks = Locks.alongEdge(From.Locks, B, I);
   }
   bool join(State &Into, const State &From, const CFGBlock &B, unsigned I) {
     State Old = Into;
-    MayLockSet Locks = From.Locks;
-    if (std::optional<int> K = Trylocks.lockOn(B, I))
-      Locks.lock(*K);
-    Into.Locks.join(Locks);
+    Into.Locks.join(Locks.alongEdge(From.Locks, B, I));
     for (size_t I = 0; I != Into.W.size(); ++I) {
       Into.W[I] = joinTri(Into.W[I], From.W[I]);
       Into.R[I] = joinTri(Into.R[I], From.R[I]);
@@ -195,11 +214,10 @@ private:
     case EventKind::Lock:
       if (I >= 0)
         S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
-      if (!Trylocks.tested(E)) // else taken on its successful edge
-        S.Locks.lock(E.Key, guardScope(T, E));
+      Locks.step(E, S.Locks);
       break;
     case EventKind::Unlock:
-      S.Locks.unlock(E.Key);
+      Locks.step(E, S.Locks);
       break;
     default:
       break;
@@ -209,9 +227,8 @@ private:
   const FunctionTrace &T;
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
-  const SourceManager &SM;
   const ValidatedBegins &Validated;
-  TrylockEdges Trylocks;
+  MayLockTransfer Locks;
 };
 
 } // namespace

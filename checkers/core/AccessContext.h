@@ -13,6 +13,7 @@
 #define SEQLINT_CORE_ACCESSCONTEXT_H
 
 #include "core/Classifier.h"
+#include "core/LockAnalysis.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -54,6 +55,30 @@ private:
   };
   llvm::SmallVector<Entry, 2> Held; // sorted, unique
   bool Scoped = false;              // some entry may have a scope
+};
+
+/// The lock part of a may-held transfer, shared by the two may-held views
+/// (the access contexts below, access-plain-reread's checked loads) so that
+/// they agree with each other and with the must-held LockAnalysis: a guard
+/// is released where its scope ends, a trylock's lock is taken along its
+/// successful edge only.
+class MayLockTransfer {
+public:
+  explicit MayLockTransfer(const FunctionTrace &T);
+  /// Before E: releases the guards whose scope control has left.
+  void enter(const Event &E, MayLockSet &S) const;
+  /// E itself: a lock (not a tested trylock) takes its key, a guard with its
+  /// scope; an unlock releases.
+  void step(const Event &E, MayLockSet &S) const;
+  /// S along successor SuccIndex of B: with the lock of a trylock that B's
+  /// branch tests, on its successful edge.
+  MayLockSet alongEdge(const MayLockSet &S, const clang::CFGBlock &B,
+                       unsigned SuccIndex) const;
+
+private:
+  const FunctionTrace &T;
+  const clang::SourceManager &SM;
+  TrylockEdges Trylocks;
 };
 
 /// The context of one access.
