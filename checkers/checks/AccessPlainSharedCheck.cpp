@@ -49,12 +49,14 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -151,6 +153,17 @@ struct Candidate {
   /// The local pointer (or parameter) it writes through, if any.
   const VarDecl *Base = nullptr;
   const ValueDecl *Holder = nullptr; // holderOf() its location
+  /// Every marked store of the location in this function lies on a path
+  /// that never meets this one (set after the function's events are seen).
+  bool MarkedApart = false;
+  const Event *E = nullptr; // while the function is collected
+};
+
+/// A marked store of a location, while its function is collected.
+struct MarkedStore {
+  Identity Id;
+  const ValueDecl *Holder;
+  const Event *E;
 };
 
 struct CallSite {
@@ -185,6 +198,21 @@ private:
   }
 
   void collect(const FunctionTrace &T);
+  /// Sets MarkedApart on the candidates of T from First on.
+  void markApart(const FunctionTrace &T, size_t First,
+                 ArrayRef<MarkedStore> MarkedHere);
+  /// The only marked stores of C's location are its own function's, each on
+  /// a path that never meets C's: __call_srcu() overwrites a callback that
+  /// is already queued with WRITE_ONCE() and returns, and sets it plainly
+  /// when it is not queued yet. The function tells the two states apart;
+  /// its marked store says nothing about the other path.
+  bool onlyMarkedApart(const Candidate &C) const {
+    if (!C.MarkedApart)
+      return false;
+    auto It = MarkedIn.find(C.Id);
+    return It != MarkedIn.end() && It->second.size() == 1 &&
+           It->second.count(C.FD->getCanonicalDecl());
+  }
   bool excludedFunction(const FunctionDecl *FD) const;
   bool protectedByCallers(const FunctionDecl *FD);
   /// Parameters into whose object every call site of their function (static,
@@ -224,6 +252,8 @@ private:
   DenseSet<const FunctionDecl *> Traced;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
   EvidenceMap Marked, SeqWritten, SeqRead;
+  /// The functions of the main file that store each location marked.
+  DenseMap<Identity, SmallPtrSet<const FunctionDecl *, 2>> MarkedIn;
   /// The bits of a word that its write sections change (a masked field),
   /// and the words whose sections may change any bit.
   DenseMap<Identity, uint64_t> SectionBits;
@@ -367,6 +397,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
   bool FnLocks = false, FnWriteStep = false;
   size_t FirstCandidate = Candidates.size();
   llvm::StringSet<> InSectionNames;
+  SmallVector<MarkedStore, 4> MarkedHere;
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events) {
       if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
@@ -488,6 +519,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                       "' is updated inside a u64_stats write section of '" +
                       CN + "' here"});
       }
+      if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_")) {
+        MarkedIn[Id].insert(FD->getCanonicalDecl());
+        MarkedHere.push_back({Id, holderOf(K), &E});
+      }
       if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_"))
         Marked.add(
             Id, holderOf(K),
@@ -521,8 +556,9 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
          bitsOf(E),
          K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
                                                                    : nullptr,
-         holderOf(K)});
+         holderOf(K), false, &E});
   });
+  markApart(T, FirstCandidate, MarkedHere);
   // A latch: this function writes one copy (d[1].x) outside its section and
   // the other (d[0].x) inside it; readers pick the copy by the count.
   auto Copyless = [](StringRef Name) {
@@ -546,6 +582,41 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                               Copyless(C.Name) != C.Name;
                      }),
       Candidates.end());
+}
+
+void AccessPlainSharedCheck::markApart(const FunctionTrace &T, size_t First,
+                                       ArrayRef<MarkedStore> MarkedHere) {
+  if (First == Candidates.size() || MarkedHere.empty() || !T.Cfg)
+    return;
+  DenseMap<const Event *, const CFGBlock *> BlockOf;
+  for (const CFGBlock *B : *T.Cfg)
+    for (const Event &E : T.Blocks[B->getBlockID()].Events)
+      BlockOf[&E] = B;
+  std::optional<CFGReverseBlockReachabilityAnalysis> Reach;
+  // Is there a path from one event to the other, either way?
+  auto Meet = [&](const Event *A, const Event *B) {
+    const CFGBlock *BA = BlockOf.lookup(A), *BB = BlockOf.lookup(B);
+    if (!BA || !BB || BA == BB)
+      return true;
+    if (!Reach)
+      Reach.emplace(*T.Cfg);
+    return Reach->isReachable(BA, BB) || Reach->isReachable(BB, BA);
+  };
+  for (size_t I = First; I != Candidates.size(); ++I) {
+    Candidate &C = Candidates[I];
+    bool Any = false, Apart = true;
+    for (const MarkedStore &M : MarkedHere) {
+      if (M.Id != C.Id || (M.Holder && C.Holder && M.Holder != C.Holder))
+        continue;
+      Any = true;
+      if (Meet(M.E, C.E)) {
+        Apart = false;
+        break;
+      }
+    }
+    C.MarkedApart = Any && Apart;
+    C.E = nullptr; // the trace's events do not outlive it
+  }
 }
 
 bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
@@ -900,8 +971,9 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
         ": a reader can see this store with an unchanged even count and use a "
         "half-updated snapshot; make the store inside the write section (odd "
         "count before, even count after)";
-  } else if (const Evidence *M = C.FnLocks ? Marked.find(C.Id, C.Holder)
-                                           : nullptr) {
+  } else if (const Evidence *M = C.FnLocks && !onlyMarkedApart(C)
+                                     ? Marked.find(C.Id, C.Holder)
+                                     : nullptr) {
     // Only in a function that does its own locking: a helper without any
     // lock operation is, on the kernel, nearly always called with the lock
     // held by a caller the TU cannot show ("d_lock must be held").
