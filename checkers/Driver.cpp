@@ -362,8 +362,7 @@ public:
         const IdentifierInfo *II = F->getIdentifier();
         StringRef N = II ? II->getName() : StringRef();
         const ApiEntry *E = II ? Macros.model().lookup(N) : nullptr;
-        if (N.contains("atomic_thread_fence") || N.contains("atomic_signal_fence") ||
-            N.starts_with("__sync_"))
+        if (isFenceLikeName(N))
           return strong();
         if (E) {
           if (MacroIndex::isStrong(*E))

@@ -196,8 +196,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     for (const Event &E : BE.Events)
       if (E.Key >= 0 && ((E.Kind == EventKind::Store && isRelease(E.Ord)) ||
                          (E.Kind == EventKind::Load &&
-                          (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
-                           E.ApiName.starts_with("srcu_")))))
+                          (isAcquire(E.Ord) || isRcuAccessorName(E.ApiName)))))
         if (const ValueDecl *Id = identity(T.key(E.Key)))
           OrderedIds.insert(Id);
   // A seqcount reader or writer is not message passing.
@@ -357,8 +356,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     // rcu_dereference_protected()/rcu_access_pointer(): the updater side
     // under its lock, or no dereference at all.
     if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain) &&
-        !F.ApiName.ends_with("_protected") &&
-        F.ApiName != "rcu_access_pointer") {
+        !isRcuUpdateSideAccess(F.ApiName)) {
       // Reader: a marked flag load, data loads after it.
       MpSide S;
       S.Fn = T.FD;
@@ -398,8 +396,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         MpLoc DId = loc(DK);
         if (DK.isLocal() || !DId.Leaf || DId.Leaf == Id.Leaf)
           continue;
-        if (isAcquire(E.Ord) || E.ApiName.starts_with("rcu_") ||
-            E.ApiName.starts_with("srcu_"))
+        if (isAcquire(E.Ord) || isRcuAccessorName(E.ApiName))
           continue; // a flag of its own
         // Stored by this function on every path to the load: it reads its
         // own value (a walk's cursor takes the root it loaded), not the

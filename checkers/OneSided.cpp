@@ -58,8 +58,7 @@ bool osDeviceTyped(QualType T) {
     return true;
   while (const auto *TT = T->getAs<TypedefType>()) {
     StringRef N = TT->getDecl()->getName();
-    if (N.starts_with("__le") || N.starts_with("__be") || N.starts_with("rte_le") ||
-        N.starts_with("rte_be"))
+    if (isDeviceEndianTypeName(N))
       return true;
     T = TT->getDecl()->getUnderlyingType();
   }
@@ -187,7 +186,7 @@ private:
       if (const FunctionDecl *F = CE->getDirectCallee())
         if (F->getIdentifier()) {
           StringRef N = F->getName();
-          if (N.contains("alloc") || N == "malloc" || N.contains("_new"))
+          if (isNewObjectName(N))
             Fresh.insert(V);
         }
   }
@@ -1395,8 +1394,7 @@ struct Scan {
       return;
     auto DeviceBarrier = [](const Event &B) {
       if (B.Kind == EventKind::Barrier && (B.Bits & OrdSS)) {
-        StringRef N = B.ApiName;
-        return !(N.starts_with("smp_") || N.starts_with("virt_"));
+        return !isCpuOnlyBarrierName(B.ApiName);
       }
       return (B.Api && B.Api->Mmio && releaseLike(B.Ord)) ||
              ((B.Kind == EventKind::Call) && !B.Callee);
@@ -2055,7 +2053,7 @@ struct Scan {
     SmallVector<const Expr *, 2> Counted = countedAgainst(L);
     if (!tested(L) && Counted.empty())
       return;
-    if (L.ApiName.starts_with("rcu_") || L.ApiName.starts_with("srcu_"))
+    if (isRcuAccessorName(L.ApiName))
       return; // a pointer load ordered by its dependency
     const ValueDecl *Id = osIdentity(*LK);
     // The consumer's own index (a slot's flag word is handed back by the
@@ -2846,7 +2844,7 @@ void OsEvidence::add(const FunctionTrace &T) {
             E.Use == ValueUse::Condition ||
             (E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var)))
           Bt |= EvTestedLoad;
-        if (acquireLike(E.Ord) || E.ApiName.starts_with("rcu_")) {
+        if (acquireLike(E.Ord) || isRcuAccessorName(E.ApiName)) {
           Bt |= EvAcquireLoad;
           if (const RecordDecl *RD = osOuterRecord(K.Field))
             Acquired.insert(RD);
@@ -2871,8 +2869,7 @@ void OsEvidence::add(const FunctionTrace &T) {
           // A CPU-to-CPU barrier (smp_wmb(), a fence): dma_wmb() and wmb()
           // before a driver's index often order the device's view for the
           // doorbell that follows.
-          StringRef N = P.ApiName;
-          Fenced = N.empty() || N.contains("smp") || N.starts_with("virt_");
+          Fenced = isCpuToCpuBarrierName(P.ApiName);
           break;
         }
         if (P.Kind == EventKind::Store || P.Kind == EventKind::RMW ||

@@ -130,7 +130,7 @@ private:
       return false;
     if (E.Ord != Order::Once && E.Ord != Order::Acquire)
       return false;
-    if (E.ApiName.starts_with("rcu_") || E.ApiName.starts_with("srcu_"))
+    if (isRcuAccessorName(E.ApiName))
       return false; // pointers: re-reads go through the checked pointer
     if (T.key(E.Key).isLocal())
       return false;

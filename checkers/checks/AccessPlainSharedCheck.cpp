@@ -90,7 +90,7 @@ const ValueDecl *holderOf(const LocationKey &K) {
 bool insideDataRace(SourceLocation L, const SourceManager &SM,
                     const LangOptions &LO) {
   for (unsigned I = 0; I < 32 && L.isMacroID(); ++I) {
-    if (Lexer::getImmediateMacroName(L, SM, LO) == "data_race")
+    if (isDataRaceMarker(Lexer::getImmediateMacroName(L, SM, LO)))
       return true;
     L = SM.getImmediateMacroCallerLoc(L);
   }
@@ -506,8 +506,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         const auto *CF = dyn_cast_or_null<FieldDecl>(T.key(Counter).Field);
         const auto *DF = dyn_cast<FieldDecl>(Id);
         if (CF && DF && CF->getParent() == DF->getParent() &&
-            CF->getType().getAsString().find("u64_stats_sync") !=
-                std::string::npos)
+            isStatsSyncTypeSpelling(CF->getType().getAsString()))
           StatsRecords.try_emplace(
               DF->getParent(),
               Evidence{
@@ -519,11 +518,11 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                       "' is updated inside a u64_stats write section of '" +
                       CN + "' here"});
       }
-      if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_")) {
+      if (Write && E.Ord != Order::Plain && !isRcuAccessorName(E.ApiName)) {
         MarkedIn[Id].insert(FD->getCanonicalDecl());
         MarkedHere.push_back({Id, holderOf(K), &E});
       }
-      if (Write && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_"))
+      if (Write && E.Ord != Order::Plain && !isRcuAccessorName(E.ApiName))
         Marked.add(
             Id, holderOf(K),
             Evidence{E.Loc,
@@ -543,7 +542,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       return;
     bool Plain = E.Ord == Order::Plain && !E.Api;
     bool Relaxed =
-        !Plain && E.Ord != Order::Plain && !E.ApiName.starts_with("rcu_");
+        !Plain && E.Ord != Order::Plain && !isRcuAccessorName(E.ApiName);
     if (!Plain && !Relaxed)
       return;
     if (K.ViaPointer && IsFresh(K))
@@ -625,8 +624,7 @@ bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
   for (const FunctionDecl *R : FD->redecls())
     if (const auto *SA = R->getAttr<SectionAttr>()) {
       StringRef S = SA->getName();
-      if (S.starts_with(".init") || S.starts_with(".exit") ||
-          S.starts_with(".ref"))
+      if (isInitOrExitSection(S))
         return true;
     }
   return false;
@@ -638,9 +636,7 @@ bool AccessPlainSharedCheck::excludedFunction(const FunctionDecl *FD) const {
 bool AccessPlainSharedCheck::protectedByCallers(const FunctionDecl *FD) {
   FD = FD->getCanonicalDecl();
   if (FD->getIdentifier()) {
-    StringRef N = FD->getName();
-    if (N.ends_with("_locked") || N.ends_with("_nolock") ||
-        N.contains("_locked_"))
+    if (isCallerLockedName(FD->getName()))
       return true;
   }
   auto [It, New] = ProtectedMemo.try_emplace(FD, 0);
@@ -794,7 +790,7 @@ public:
     if (!F || !Cur)
       return true;
     StringRef N = F->getIdentifier() ? F->getName() : StringRef();
-    if (N.contains("lock") && !N.contains("block") && !N.contains("clock"))
+    if (mentionsLock(N))
       CurLocks = true;
     if (Cur && !Traced.count(Cur->getCanonicalDecl()))
       UntracedCalls[Cur].push_back({F->getCanonicalDecl(), CE});

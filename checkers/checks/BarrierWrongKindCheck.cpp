@@ -246,8 +246,8 @@ private:
   bool judge(const FunctionTrace &T, const Event &E, unsigned Block,
              unsigned Index) {
     StringRef Name = E.ApiName;
-    bool BeforeAtomic = Name.ends_with("mb__before_atomic");
-    bool AfterAtomic = Name.ends_with("mb__after_atomic");
+    bool BeforeAtomic = isBeforeAtomicBarrier(Name);
+    bool AfterAtomic = isAfterAtomicBarrier(Name);
     if (BeforeAtomic || AfterAtomic) {
       judgeAtomicHelper(T, E, Block, Index, BeforeAtomic);
       return true;

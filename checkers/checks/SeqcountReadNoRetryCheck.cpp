@@ -216,7 +216,7 @@ private:
     }
     if (!Bad)
       return;
-    std::string Retry = retryFor(E.ApiName);
+    std::string Retry = retryPartnerOf(E.ApiName);
     Finding F = make(E, "the value of " + spelling(E) + " on '" + name(T, E.Key) +
                                 "' is never validated with " + Retry +
                                 ": data read in the section may be torn; retry the "
@@ -233,26 +233,6 @@ private:
                                           E.Var->getNameAsString() +
                                           "' and never validated"});
     emit(F);
-  }
-
-  static std::string retryFor(llvm::StringRef Begin) {
-    if (Begin == "read_seqbegin")
-      return "read_seqretry()";
-    if (Begin.starts_with("u64_stats"))
-      return "u64_stats_fetch_retry()";
-    if (Begin.contains("latch"))
-      return "read_seqcount_latch_retry()";
-    if (Begin.starts_with("rte_seqlock"))
-      return "rte_seqlock_read_retry()";
-    if (Begin.starts_with("rte_seqcount"))
-      return "rte_seqcount_read_retry()";
-    if (Begin.starts_with("ck_"))
-      return "ck_sequence_read_retry()";
-    if (Begin.starts_with("seqlock_read"))
-      return "seqlock_read_retry()";
-    if (Begin.starts_with("seqlint_"))
-      return Begin.drop_back(5).str() + "retry()";
-    return "read_seqcount_retry()";
   }
 
   static const Event *beginFor(const FunctionTrace &T, int Key) {

@@ -489,22 +489,17 @@ void classifyCounter(const LocationKey &K, WriteSite &W) {
     else if (const auto *RT = Ty->getAs<RecordType>())
       N = RT->getDecl()->getName();
     N.consume_back("_t");
-    if (N == "seqlock" || N == "u64_stats_sync") {
+    LockKind LK = LockKind::Unknown;
+    CounterTypeClass TC = counterTypeClass(N, LK);
+    if (TC == CounterTypeClass::SelfLocked) {
       W.Class = CounterClass::None;
       return;
     }
-    if (N.consume_front("seqcount_")) {
-      LockKind LK = N == "raw_spinlock" ? LockKind::RawSpin
-                    : N == "spinlock"   ? LockKind::Spin
-                    : N == "rwlock"     ? LockKind::RwLock
-                    : N == "mutex"      ? LockKind::Mutex
-                                        : LockKind::Unknown;
-      if (LK != LockKind::Unknown) {
-        W.Class = CounterClass::Assoc;
-        W.Needs = LK;
-        W.TypeName = ("seqcount_" + N + "_t").str();
-        return;
-      }
+    if (TC == CounterTypeClass::Associated) {
+      W.Class = CounterClass::Assoc;
+      W.Needs = LK;
+      W.TypeName = (N + "_t").str();
+      return;
     }
     if (!TT)
       break;
@@ -561,19 +556,19 @@ public:
           if (const VarDecl *G = pointedGlobal(T, K.Base)) {
             W.Decl = G;
             if (const auto *SA = G->getAttr<SectionAttr>())
-              W.PerCpu = SA->getName().contains("percpu");
+              W.PerCpu = isPerCpuSection(SA->getName());
           }
         // this_cpu_ptr(&x)->seq spelled as an address plus the CPU's offset
         // (the classifier keys it on x itself): the per-CPU object x.
         if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
           if (const auto *SA = K.Base->getAttr<SectionAttr>())
-            if (SA->getName().contains("percpu")) {
+            if (isPerCpuSection(SA->getName())) {
               W.Decl = K.Base;
               W.PerCpu = true;
             }
         W.GlobalCounter = !K.ViaPointer && K.Storage == LocationKey::Global;
         classifyCounter(K, W);
-        W.Stats = E.ApiName.starts_with("u64_stats");
+        W.Stats = isStatsSyncApi(E.ApiName);
         if (W.Stats)
           W.Object = objectPath(K);
         if ((W.Class == CounterClass::None && !W.Stats) || !W.Decl)
@@ -836,10 +831,7 @@ private:
                                   Ctx.getLangOpts())
           .str();
     };
-    for (StringRef N : {"seqcount_raw_spinlock_init", "seqcount_spinlock_init",
-                        "seqcount_rwlock_init", "seqcount_mutex_init",
-                        "SEQCNT_RAW_SPINLOCK_ZERO", "SEQCNT_SPINLOCK_ZERO",
-                        "SEQCNT_RWLOCK_ZERO", "SEQCNT_MUTEX_ZERO"})
+    for (StringRef N : seqcountLockInitNames())
       Check::Ctx->Macros->forEachInstanceOf(N, [&](const MacroInstance &I) {
         if (I.Args.size() < 2)
           return;

@@ -167,6 +167,96 @@ bool tryLockZeroIsSuccess(llvm::StringRef Name);
 bool lockIsAssertion(llvm::StringRef Name);
 /// A guard() / scoped_guard() lock, released when its scope ends.
 bool lockIsScoped(llvm::StringRef Name);
+/// A callee whose name mentions a lock (spin_lock, mutex_unlock,
+/// lock_sock, ...; not block or clock): the caller does locking of its own.
+bool mentionsLock(llvm::StringRef Name);
+/// A function whose name says its caller holds the lock (foo_locked,
+/// bar_nolock, baz_locked_irq).
+bool isCallerLockedName(llvm::StringRef Name);
+
+// --- Seqcount types and families --------------------------------------------
+
+/// What a counter's type (a typedef or record name, without `_t`) says about
+/// the exclusion its writers need.
+enum class CounterTypeClass : unsigned char {
+  Unknown,    // not a type seqlint knows
+  SelfLocked, // seqlock_t (its own lock), u64_stats_sync (per-CPU by design)
+  Associated, // seqcount_<lock>_t: the writers hold that lock
+};
+/// Classifies a counter type name (without `_t`); for Associated, Needs is
+/// the associated lock's kind.
+CounterTypeClass counterTypeClass(llvm::StringRef TypeName, LockKind &Needs);
+/// The u64_stats_sync API (u64_stats_update_begin(), u64_stats_fetch_*()).
+bool isStatsSyncApi(llvm::StringRef Name);
+/// A type spelling that names struct u64_stats_sync.
+bool isStatsSyncTypeSpelling(llvm::StringRef TypeSpelling);
+/// The retry call that goes with a read begin of this name, for messages
+/// and fix-its ("read_seqretry()" for read_seqbegin).
+std::string retryPartnerOf(llvm::StringRef BeginName);
+/// rcu_assign_pointer(), rcu_dereference*(), srcu_dereference*(): RCU's
+/// publication and subscription accessors.
+bool isRcuAccessorName(llvm::StringRef Name);
+/// rcu_dereference_protected() and its kin, the update side's access under
+/// the lock that excludes other updaters, and rcu_access_pointer(), which
+/// dereferences nothing: no reader's load.
+bool isRcuUpdateSideAccess(llvm::StringRef Name);
+/// seqcount_spinlock_init(s, lock), SEQCNT_MUTEX_ZERO(name, lock), ...: the
+/// initialisers that associate a seqcount with its writers' lock (arg 1).
+llvm::ArrayRef<llvm::StringLiteral> seqcountLockInitNames();
+/// data_race(expr): marks an intended race.
+bool isDataRaceMarker(llvm::StringRef MacroName);
+
+// --- Builtins and calls outside the table -----------------------------------
+
+/// What a compiler builtin or a C11 fence function does, when the table
+/// does not list it.
+enum class BuiltinKind : unsigned char {
+  None,        // not one of them
+  SignalFence, // atomic_signal_fence(): orders nothing across threads
+  ThreadFence, // atomic_thread_fence(order) and its builtins, DPDK's
+  SyncRmw,     // __sync_fetch_and_add() ...: a seq_cst read-modify-write
+  Transparent, // __builtin_*, KCSAN and sanitizer hooks: nothing seqlint sees
+};
+BuiltinKind builtinKind(llvm::StringRef Name);
+/// A callee that is a fence or a __sync builtin by name (also wrappers whose
+/// name contains atomic_thread_fence): it orders like a full barrier for a
+/// helper summary.
+bool isFenceLikeName(llvm::StringRef Name);
+/// smp_*() and virt_*() barriers order CPUs against each other only; the
+/// mandatory ones (wmb(), dma_wmb(), writel()) also order a device's view.
+bool isCpuOnlyBarrierName(llvm::StringRef Name);
+/// The same, as the one-sided rules judge a barrier before a device index:
+/// an unnamed fence (C11) or any name with smp in it too.
+bool isCpuToCpuBarrierName(llvm::StringRef Name);
+/// smp_mb__before_atomic() / smp_mb__after_atomic(): barriers that upgrade
+/// the atomic they stand next to.
+bool isBeforeAtomicBarrier(llvm::StringRef Name);
+bool isAfterAtomicBarrier(llvm::StringRef Name);
+/// An atomic API that adds to its location (atomic_inc(), atomic_add_return
+/// is not; atomic_inc_not_zero() and *_unless() are conditional).
+bool isIncrementApiName(llvm::StringRef Name);
+/// memcpy()/memmove()/memset() and their checked variants: a bulk store.
+bool isBulkCopyName(llvm::StringRef Name);
+/// wake_up(), complete(), queue_work(), call_rcu(): a call with a side
+/// effect that orders, as the other side waits for it.
+bool isOrderingSideEffectName(llvm::StringRef Name);
+/// test_bit() / test_bit_acquire() with the generic_ and underscore
+/// prefixes taken off: a bit test, not a read-modify-write.
+bool isBitTestName(llvm::StringRef Base);
+/// Linux's __le32/__be64 and DPDK's rte_le32_t/rte_be16_t: fields a device
+/// reads, by their byte order.
+bool isDeviceEndianTypeName(llvm::StringRef Name);
+/// A callee that returns a new object by its name, as the one-sided rules
+/// read it (alloc anywhere in the name, malloc, *_new*).
+bool isNewObjectName(llvm::StringRef Name);
+
+// --- Linker sections ---------------------------------------------------------
+
+/// A Linux per-CPU variable's section (.data..percpu).
+bool isPerCpuSection(llvm::StringRef Section);
+/// A section of code that runs only while the system starts or stops
+/// (.init.text, .exit.text, .ref.text).
+bool isInitOrExitSection(llvm::StringRef Section);
 
 // --- Barrier spellings --------------------------------------------------------
 

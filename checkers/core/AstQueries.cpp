@@ -114,8 +114,7 @@ bool mayOrderCall(const Event &E, Classifier &C) {
   if (E.Kind != EventKind::Call)
     return false;
   if (E.SideEffect) // wake-ups and completions order, logging does not
-    return E.ApiName.contains("wake_up") || E.ApiName.contains("complete") ||
-           E.ApiName.contains("work") || E.ApiName.contains("rcu");
+    return isOrderingSideEffectName(E.ApiName);
   if (!E.Callee || !E.Callee->hasBody())
     return true;
   return C.summary(E.Callee).MayOrder;

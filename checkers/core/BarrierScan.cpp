@@ -29,7 +29,7 @@ int bitOp(const Event &E, bool &Atomic) {
     ++U;
   StringRef Base = N.drop_front(U);
   Atomic = U <= 1; // __set_bit, ___set_bit: the non-atomic variants
-  if (Base == "test_bit" || Base == "test_bit_acquire")
+  if (isBitTestName(Base))
     return 1;
   static const char *const RMWs[] = {"set_bit",
                                      "clear_bit",

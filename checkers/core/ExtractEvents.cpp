@@ -180,8 +180,7 @@ bool FunctionClassifier::apiWriteEvent(const ApiEntry &E, StringRef Name,
     Ev.Increment = isIncrementOf(argAt(Args, 1), Ev.Key);
     Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(argAt(Args, 1), Ctx);
   } else
-    Ev.Increment = Name.contains("inc") && !Name.contains("_not_zero") &&
-                   !Name.contains("unless");
+    Ev.Increment = isIncrementApiName(Name);
   return true;
 }
 
@@ -192,8 +191,7 @@ bool FunctionClassifier::apiPureEvent(const ApiEntry &E, StringRef Name,
   // memcpy(&ring->slot[i], src, n): a store to the slot (a ring filled
   // in bulk). Only an element's address counts: the other destinations
   // are the caller's buffers.
-  if (E.F == Family::Libc && (Name.contains("memcpy") || Name.contains("memmove") ||
-                               Name.contains("memset"))) {
+  if (E.F == Family::Libc && isBulkCopyName(Name)) {
     const Expr *Dst = argAt(Args, 0);
     const auto *U = Dst ? dyn_cast<UnaryOperator>(Dst->IgnoreParenCasts()) : nullptr;
     if (U && U->getOpcode() == UO_AddrOf &&

@@ -277,8 +277,8 @@ bool FunctionClassifier::classifyKnownCall(const CallExpr *CE, StringRef Name,
     emitApiCall(*E, Name, CE, Args, B);
     return true;
   }
-  if (Name == "__c11_atomic_signal_fence" || Name == "__atomic_signal_fence" ||
-      Name == "atomic_signal_fence") {
+  BuiltinKind BK = builtinKind(Name);
+  if (BK == BuiltinKind::SignalFence) {
     Event Ev; // orders nothing across threads
     Ev.Kind = EventKind::Barrier;
     Ev.S = CE;
@@ -286,8 +286,7 @@ bool FunctionClassifier::classifyKnownCall(const CallExpr *CE, StringRef Name,
     B.Events.push_back(Ev);
     return true;
   }
-  if (Name == "__c11_atomic_thread_fence" || Name == "__atomic_thread_fence" ||
-      Name == "atomic_thread_fence" || Name == "rte_atomic_thread_fence") {
+  if (BK == BuiltinKind::ThreadFence) {
     Event Ev;
     Ev.Kind = EventKind::Barrier;
     Ev.S = CE;
@@ -296,7 +295,7 @@ bool FunctionClassifier::classifyKnownCall(const CallExpr *CE, StringRef Name,
     B.Events.push_back(Ev);
     return true;
   }
-  if (Name.starts_with("__sync_") && Name != "__sync_synchronize") {
+  if (BK == BuiltinKind::SyncRmw) {
     Event Ev;
     Ev.Kind = EventKind::RMW;
     Ev.S = CE;
@@ -306,9 +305,7 @@ bool FunctionClassifier::classifyKnownCall(const CallExpr *CE, StringRef Name,
     B.Events.push_back(Ev);
     return true;
   }
-  return Name.starts_with("__builtin_") || Name.starts_with("__compiletime_assert") ||
-         Name.starts_with("kcsan_") || Name.starts_with("__kcsan") ||
-         Name.starts_with("instrument_") || Name.starts_with("__sanitizer");
+  return BK == BuiltinKind::Transparent;
 }
 
 } // namespace detail
