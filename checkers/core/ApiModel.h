@@ -265,6 +265,10 @@ bool isInitOrExitSection(llvm::StringRef Section);
 /// for an empty string or an instruction seqlint does not know. Lowercase
 /// text.
 unsigned asmBarrierBits(llvm::StringRef Text);
+/// The ordering one `#define` body asks for, as the same bits, or 0: a
+/// barrier instruction in an asm string, a __sync_synchronize(), a C11 or
+/// GNU thread fence with its memory order.
+unsigned macroBodyBarrierBits(llvm::StringRef Body);
 /// The Linux barrier macros a fix-it may rename in place (smp_wmb ->
 /// smp_mb): smp_*, the mandatory and virt_* ones, smp_mb__{before,after}_atomic.
 bool isLinuxBarrierName(llvm::StringRef Name);

@@ -35,4 +35,33 @@ unsigned asmBarrierBits(StringRef S) {
   return 0;
 }
 
+unsigned macroBodyBarrierBits(StringRef Body) {
+  if (Body.contains("asm")) {
+    std::string Text;
+    for (size_t I = 0; I < Body.size(); ++I) {
+      if (Body[I] != '"')
+        continue;
+      for (++I; I < Body.size() && Body[I] != '"'; ++I)
+        Text += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
+      Text += ' ';
+    }
+    return asmBarrierBits(StringRef(Text).lower());
+  }
+  if (Body.contains("__sync_synchronize"))
+    return OrdFull;
+  if (!Body.contains("thread_fence"))
+    return 0;
+  std::string Lower = Body.lower();
+  StringRef L = Lower;
+  if (L.contains("seq_cst"))
+    return OrdFull;
+  if (L.contains("acq_rel"))
+    return OrdLL | OrdLS | OrdSS;
+  if (L.contains("acquire"))
+    return OrdLL | OrdLS;
+  if (L.contains("release"))
+    return OrdLS | OrdSS;
+  return 0;
+}
+
 } // namespace seqlint

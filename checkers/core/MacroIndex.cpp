@@ -111,37 +111,6 @@ private:
   MacroIndex &Index;
 };
 
-/// The ordering one `#define` body asks for, or 0: a barrier instruction in
-/// an asm string, a __sync_synchronize(), a C11 or GNU thread fence.
-static unsigned definedBarrierBits(StringRef Body) {
-  if (Body.contains("asm")) {
-    std::string Text;
-    for (size_t I = 0; I < Body.size(); ++I) {
-      if (Body[I] != '"')
-        continue;
-      for (++I; I < Body.size() && Body[I] != '"'; ++I)
-        Text += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
-      Text += ' ';
-    }
-    return asmBarrierBits(StringRef(Text).lower());
-  }
-  if (Body.contains("__sync_synchronize"))
-    return OrdFull;
-  if (!Body.contains("thread_fence"))
-    return 0;
-  std::string Lower = Body.lower();
-  StringRef L = Lower;
-  if (L.contains("seq_cst"))
-    return OrdFull;
-  if (L.contains("acq_rel"))
-    return OrdLL | OrdLS | OrdSS;
-  if (L.contains("acquire"))
-    return OrdLL | OrdLS;
-  if (L.contains("release"))
-    return OrdLS | OrdSS;
-  return 0;
-}
-
 void MacroIndex::scanSkipped(StringRef Text) {
   if (!Text.contains("define"))
     return;
@@ -159,7 +128,7 @@ void MacroIndex::scanSkipped(StringRef Text) {
     if (!N)
       return;
     StringRef Name = L.take_front(N);
-    if (unsigned Bits = definedBarrierBits(L.drop_front(N))) {
+    if (unsigned Bits = macroBodyBarrierBits(L.drop_front(N))) {
       auto [It, New] = OtherArch.insert({Name, Bits});
       if (!New)
         It->second &= Bits; // the weakest architecture's barrier
