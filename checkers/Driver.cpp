@@ -1,8 +1,8 @@
 //===- Driver.cpp ---------------------------------------------------------===//
 #include "Driver.h"
-#include "OneSided.h"
+#include "analyses/OneSided.h"
 #include "Check.h"
-#include "MessagePassing.h"
+#include "analyses/MessagePassing.h"
 #include "core/Classifier.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"

@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
-#include "MessagePassing.h"
+#include "analyses/MessagePassing.h"
 #include "core/AccessContext.h"
 #include "core/AstQueries.h"
 #include "core/Dataflow.h"

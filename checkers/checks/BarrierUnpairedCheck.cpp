@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
-#include "MessagePassing.h"
-#include "OneSided.h"
+#include "analyses/MessagePassing.h"
+#include "analyses/OneSided.h"
 #include "core/BarrierScan.h"
 
 #include "clang/AST/ASTContext.h"

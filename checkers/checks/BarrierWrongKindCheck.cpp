@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "Check.h"
 #include "core/BarrierScan.h"
-#include "OneSided.h"
+#include "analyses/OneSided.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Analysis/CFG.h"

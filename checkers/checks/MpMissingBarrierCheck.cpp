@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
-#include "MessagePassing.h"
-#include "OneSided.h"
+#include "analyses/MessagePassing.h"
+#include "analyses/OneSided.h"
 
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseSet.h"

@@ -26,7 +26,7 @@
 // position. Locations are file locations (where clang shows a diagnostic).
 //
 //===----------------------------------------------------------------------===//
-#include "MessagePassing.h"
+#include "analyses/MessagePassing.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Basic/FileManager.h"

@@ -1,5 +1,5 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
-#include "MessagePassing.h"
+#include "analyses/MessagePassing.h"
 #include "core/AstQueries.h"
 #include "core/BarrierScan.h"
 #include "core/FunctionAnalyses.h"

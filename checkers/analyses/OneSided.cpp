@@ -1,6 +1,6 @@
 //===- OneSided.cpp - one side of a ring or publication protocol ----------===//
-#include "OneSided.h"
-#include "MessagePassing.h"
+#include "analyses/OneSided.h"
+#include "analyses/MessagePassing.h"
 #include "core/AstQueries.h"
 #include "core/FunctionAnalyses.h"
 #include "core/LockAnalysis.h"
