@@ -871,6 +871,13 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   if (!Candidates.empty())
     findSnapshots(Cl);
 
+  // A helper seen through at its calls stores as part of each caller (the
+  // callers are in MarkedIn for it); its own body is no other function.
+  for (auto &Fns : MarkedIn)
+    for (const FunctionDecl *F : SmallVector<const FunctionDecl *, 4>(
+             Fns.second.begin(), Fns.second.end()))
+      if (Cl.seenThrough(F))
+        Fns.second.erase(F);
   DenseSet<SourceLocation> Done;
   for (const Candidate &C : Candidates) {
     if (!Done.insert(C.Loc).second)
