@@ -707,7 +707,9 @@ bool lockIsTry(StringRef N) { return N.contains("trylock"); }
 
 bool tryLockZeroIsSuccess(StringRef N) { return N.starts_with("pthread_"); }
 
-bool lockIsAssertion(StringRef N) { return N.starts_with("lockdep_assert_held"); }
+bool lockIsAssertion(StringRef N) {
+  return N.starts_with("lockdep_assert_held") || isAssertionMacro(N);
+}
 
 bool lockIsScoped(StringRef N) { return N.starts_with("class_"); }
 

@@ -163,7 +163,9 @@ bool lockIsShared(llvm::StringRef Name);
 bool lockIsTry(llvm::StringRef Name);
 /// A trylock that returns 0 on success (pthread_*_trylock()).
 bool tryLockZeroIsSuccess(llvm::StringRef Name);
-/// lockdep_assert_held*(): says the caller holds the lock.
+/// lockdep_assert_held*(): says the caller holds the lock; and an
+/// assertion macro that says only one CPU is online (see
+/// isAssertionMacro()), which holds every other CPU off.
 bool lockIsAssertion(llvm::StringRef Name);
 /// A guard() / scoped_guard() lock, released when its scope ends.
 bool lockIsScoped(llvm::StringRef Name);
@@ -203,6 +205,12 @@ bool isRcuUpdateSideAccess(llvm::StringRef Name);
 /// seqcount_spinlock_init(s, lock), SEQCNT_MUTEX_ZERO(name, lock), ...: the
 /// initialisers that associate a seqcount with its writers' lock (arg 1).
 llvm::ArrayRef<llvm::StringLiteral> seqcountLockInitNames();
+/// WARN_ON(), WARN_ON_ONCE(), WARN_ONCE(), BUG_ON() and their VM_ kin: the
+/// condition (argument 0) is false here, or the code is broken.
+bool isAssertionMacro(llvm::StringRef Name);
+/// num_online_cpus(): how many CPUs run. Asserted to be at most one (early
+/// boot, a kexec or hibernation path), nothing else runs concurrently.
+bool isOnlineCpuCount(llvm::StringRef Name);
 /// data_race(expr): marks an intended race.
 bool isDataRaceMarker(llvm::StringRef MacroName);
 

@@ -87,6 +87,14 @@ ArrayRef<StringLiteral> seqcountLockInitNames() {
   return Names;
 }
 
+bool isAssertionMacro(StringRef N) {
+  return N == "WARN_ON" || N == "WARN_ON_ONCE" || N == "WARN" ||
+         N == "WARN_ONCE" || N == "BUG_ON" || N == "VM_BUG_ON" ||
+         N == "VM_WARN_ON" || N == "VM_WARN_ON_ONCE";
+}
+
+bool isOnlineCpuCount(StringRef N) { return N == "num_online_cpus"; }
+
 bool isDataRaceMarker(StringRef N) { return N == "data_race"; }
 
 // --- Builtins and calls outside the table (ApiModel.h) ----------------------

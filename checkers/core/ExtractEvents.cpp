@@ -204,10 +204,46 @@ bool FunctionClassifier::apiPureEvent(const ApiEntry &E, StringRef Name,
       return Ev.Key >= 0 && !T.Keys[Ev.Key].isLocal();
     }
   }
+  // WARN_ON_ONCE(num_online_cpus() > 1): from here on the function says it
+  // runs alone (Linux's synchronize_rcu() at early boot). Every other CPU is
+  // held off as if by a lock the function asserts, as lockdep_assert_held()
+  // asserts one; nothing releases it.
+  if (isAssertionMacro(Name) && assertsOneCpu(argAt(Args, 0))) {
+    Ev.Kind = EventKind::Lock;
+    Ev.Key = -1;
+    return true;
+  }
   if (!E.Excludes)
     return false;
   Ev.Kind = EventKind::Exclude;
   return true;
+}
+
+/// `num_online_cpus() > 1`, `!= 1` or `>= 2`: the condition an assertion
+/// rules out when it says one CPU is online.
+bool FunctionClassifier::assertsOneCpu(const Expr *Cond) const {
+  const auto *BO = Cond ? dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts())
+                        : nullptr;
+  if (!BO)
+    return false;
+  const auto *Call = dyn_cast<CallExpr>(BO->getLHS()->IgnoreParenImpCasts());
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier() || !isOnlineCpuCount(F->getName()))
+    return false;
+  Expr::EvalResult R;
+  if (BO->getRHS()->isValueDependent() ||
+      !BO->getRHS()->EvaluateAsInt(R, Ctx))
+    return false;
+  const llvm::APSInt &V = R.Val.getInt();
+  switch (BO->getOpcode()) {
+  case BO_GT:
+  case BO_NE:
+    return V == 1;
+  case BO_GE:
+    return V == 2;
+  default:
+    return false;
+  }
 }
 
 void FunctionClassifier::emitInstance(const MacroInstance *I, const Stmt *Root,

@@ -108,6 +108,7 @@ private:
                      llvm::ArrayRef<const clang::Expr *> Args, Event &Ev);
   bool apiPureEvent(const ApiEntry &E, llvm::StringRef Name,
                     llvm::ArrayRef<const clang::Expr *> Args, Event &Ev);
+  bool assertsOneCpu(const clang::Expr *Cond) const;
   void classifyAtomic(const clang::AtomicExpr *AE, BlockEvents &B);
   void classifyAsm(const clang::GCCAsmStmt *AS, BlockEvents &B);
   void emitLocalUpdate(const clang::VarDecl *V, const clang::Stmt *At, bool Accumulates,
