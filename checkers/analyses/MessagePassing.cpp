@@ -284,6 +284,18 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     MpLoc Id = loc(FK);
     if (!Id.Leaf)
       continue;
+    // A side of this function around flag access F.
+    auto sideAt = [&](bool Writer) {
+      MpSide S;
+      S.Writer = Writer;
+      S.Fn = T.FD;
+      S.FnName = MessagePassingCheck::fnName(T.FD);
+      S.Flag = Id;
+      S.FlagLoc = F.Loc;
+      S.FlagName = FK.displayName();
+      S.FlagSpelling = spellingOf(F);
+      return S;
+    };
 
     // The flag store is marked (WRITE_ONCE, release, atomic) and writes a
     // constant, a boolean or a pointer.
@@ -297,14 +309,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
       if (Setup && FK.Storage != LocationKey::Global)
         continue;
       // Writer: data stores before the flag store.
-      MpSide S;
-      S.Writer = true;
-      S.Fn = T.FD;
-      S.FnName = MessagePassingCheck::fnName(T.FD);
-      S.Flag = Id;
-      S.FlagLoc = F.Loc;
-      S.FlagName = FK.displayName();
-      S.FlagSpelling = spellingOf(F);
+      MpSide S = sideAt(true);
       Ordering Ord(isRelease(F.Ord), F.Loc, S.FlagSpelling);
       bool Unknown = false;
       for (size_t J = I; J-- > 0;) {
@@ -358,13 +363,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     if (F.Kind == EventKind::Load && (F.Api || F.Ord != Order::Plain) &&
         !isRcuUpdateSideAccess(F.ApiName)) {
       // Reader: a marked flag load, data loads after it.
-      MpSide S;
-      S.Fn = T.FD;
-      S.FnName = MessagePassingCheck::fnName(T.FD);
-      S.Flag = Id;
-      S.FlagLoc = F.Loc;
-      S.FlagName = FK.displayName();
-      S.FlagSpelling = spellingOf(F);
+      MpSide S = sideAt(false);
       S.Tested = Conds.Nodes.count(F.S) || (F.Use == ValueUse::Assigned &&
                                             F.Var && Conds.Vars.count(F.Var));
       if (!S.Tested)
