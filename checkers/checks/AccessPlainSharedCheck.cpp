@@ -156,7 +156,6 @@ struct Candidate {
   /// Every marked store of the location in this function lies on a path
   /// that never meets this one (set after the function's events are seen).
   bool MarkedApart = false;
-  const Event *E = nullptr; // while the function is collected
 };
 
 /// A marked store of a location, while its function is collected.
@@ -198,8 +197,10 @@ private:
   }
 
   void collect(const FunctionTrace &T);
-  /// Sets MarkedApart on the candidates of T from First on.
+  /// Sets MarkedApart on the candidates of T from First on, whose events
+  /// are Events (in the same order).
   void markApart(const FunctionTrace &T, size_t First,
+                 ArrayRef<const Event *> Events,
                  ArrayRef<MarkedStore> MarkedHere);
   /// The only marked stores of C's location are its own function's, each on
   /// a path that never meets C's: __call_srcu() overwrites a callback that
@@ -398,6 +399,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
   size_t FirstCandidate = Candidates.size();
   llvm::StringSet<> InSectionNames;
   SmallVector<MarkedStore, 4> MarkedHere;
+  SmallVector<const Event *, 8> CandidateEvents; // from FirstCandidate on
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events) {
       if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
@@ -521,19 +523,12 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       if (Write && E.Ord != Order::Plain && !isRcuAccessorName(E.ApiName)) {
         MarkedIn[Id].insert(FD->getCanonicalDecl());
         MarkedHere.push_back({Id, holderOf(K), &E});
+        std::string How =
+            E.ApiName.empty() ? std::string("an atomic store") : spelling(E);
+        Marked.add(Id, holderOf(K),
+                   Evidence{E.Loc, "written with " + How + " in " + fnName(FD),
+                            "'" + N + "' is written with " + How + " here"});
       }
-      if (Write && E.Ord != Order::Plain && !isRcuAccessorName(E.ApiName))
-        Marked.add(
-            Id, holderOf(K),
-            Evidence{E.Loc,
-                         "written with " +
-                             (E.ApiName.empty() ? std::string("an atomic store")
-                                                : spelling(E)) +
-                             " in " + fnName(FD),
-                         "'" + N + "' is written with " +
-                             (E.ApiName.empty() ? std::string("an atomic store")
-                                                : spelling(E)) +
-                             " here"});
     }
     // --- candidates ---
     // Inside a read section a store is seqcount-read-side-effect's finding.
@@ -555,9 +550,13 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
          bitsOf(E),
          K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
                                                                    : nullptr,
-         holderOf(K), false, &E});
+         holderOf(K)});
+    CandidateEvents.push_back(&E);
   });
-  markApart(T, FirstCandidate, MarkedHere);
+  // MarkedApart only qualifies marked-store evidence, which report() uses
+  // for a function that locks.
+  if (FnLocks)
+    markApart(T, FirstCandidate, CandidateEvents, MarkedHere);
   // A latch: this function writes one copy (d[1].x) outside its section and
   // the other (d[0].x) inside it; readers pick the copy by the count.
   auto Copyless = [](StringRef Name) {
@@ -584,6 +583,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
 }
 
 void AccessPlainSharedCheck::markApart(const FunctionTrace &T, size_t First,
+                                       ArrayRef<const Event *> Events,
                                        ArrayRef<MarkedStore> MarkedHere) {
   if (First == Candidates.size() || MarkedHere.empty() || !T.Cfg)
     return;
@@ -608,13 +608,12 @@ void AccessPlainSharedCheck::markApart(const FunctionTrace &T, size_t First,
       if (M.Id != C.Id || (M.Holder && C.Holder && M.Holder != C.Holder))
         continue;
       Any = true;
-      if (Meet(M.E, C.E)) {
+      if (Meet(M.E, Events[I - First])) {
         Apart = false;
         break;
       }
     }
     C.MarkedApart = Any && Apart;
-    C.E = nullptr; // the trace's events do not outlive it
   }
 }
 
@@ -874,10 +873,8 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   // A helper seen through at its calls stores as part of each caller (the
   // callers are in MarkedIn for it); its own body is no other function.
   for (auto &Fns : MarkedIn)
-    for (const FunctionDecl *F : SmallVector<const FunctionDecl *, 4>(
-             Fns.second.begin(), Fns.second.end()))
-      if (Cl.seenThrough(F))
-        Fns.second.erase(F);
+    Fns.second.remove_if(
+        [&](const FunctionDecl *F) { return Cl.seenThrough(F); });
   DenseSet<SourceLocation> Done;
   for (const Candidate &C : Candidates) {
     if (!Done.insert(C.Loc).second)
