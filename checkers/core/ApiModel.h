@@ -227,8 +227,8 @@ enum class BuiltinKind : unsigned char {
 };
 BuiltinKind builtinKind(llvm::StringRef Name);
 /// A callee that is a fence or a __sync builtin by name (also wrappers whose
-/// name contains atomic_thread_fence): it orders like a full barrier for a
-/// helper summary.
+/// name contains atomic_thread_fence): the driver's test before building a
+/// CFG counts it as an ordering operation that can make a section.
 bool isFenceLikeName(llvm::StringRef Name);
 /// smp_*() and virt_*() barriers order CPUs against each other only; the
 /// mandatory ones (wmb(), dma_wmb(), writel()) also order a device's view.

@@ -35,13 +35,16 @@ CounterTypeClass counterTypeClass(StringRef N, LockKind &Needs) {
     return CounterTypeClass::SelfLocked;
   if (!N.consume_front("seqcount_"))
     return CounterTypeClass::Unknown;
-  Needs = N == "raw_spinlock" ? LockKind::RawSpin
-          : N == "spinlock"   ? LockKind::Spin
-          : N == "rwlock"     ? LockKind::RwLock
-          : N == "mutex"      ? LockKind::Mutex
-                              : LockKind::Unknown;
-  return Needs == LockKind::Unknown ? CounterTypeClass::Unknown
-                                    : CounterTypeClass::Associated;
+  // The lock type's own name, as lockKindOfTypeName() knows it (seqcount_
+  // rwlock_t names rwlock_t); Linux associates these four kinds only.
+  LockKind K = lockKindOfTypeName(N);
+  if (K == LockKind::Unknown)
+    K = lockKindOfTypeName(N.str() + "_t");
+  if (K != LockKind::RawSpin && K != LockKind::Spin && K != LockKind::RwLock &&
+      K != LockKind::Mutex)
+    return CounterTypeClass::Unknown;
+  Needs = K;
+  return CounterTypeClass::Associated;
 }
 
 bool isStatsSyncApi(StringRef N) { return N.starts_with("u64_stats"); }
