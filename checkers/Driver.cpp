@@ -289,6 +289,8 @@ public:
   /// checks its own count, with no marked access at all.
   bool counterParity() const { return ParityTest && SharedStep; }
   bool IntParamCompare = false; // == or != with an integer parameter
+  bool OnlineCpus = false;      // calls num_online_cpus(): maybe a one-CPU
+                                // assertion, which holds a lock
   bool RingHeader = false;      // a store to a flexible array member's element
   bool SharedMem = false;       // an access to memory another process or a
                                 // device maps (core/Provenance.h)
@@ -364,6 +366,8 @@ public:
         const ApiEntry *E = II ? Macros.model().lookup(N) : nullptr;
         if (isFenceLikeName(N))
           return strong();
+        if (isOnlineCpuCount(N))
+          OnlineCpus = true;
         if (E) {
           if (MacroIndex::isStrong(*E))
             return strong();
@@ -927,9 +931,11 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
       return 2;
     bool Marked = Facts.worthAnalysing(FD, CheckScope::MarkedAccesses);
     // READ_ONCE() alone: a retry helper (a load compared with an integer
-    // parameter); otherwise maybe a getter, looked into only from a
+    // parameter), or an assertion that one CPU is online
+    // (BUG_ON(num_online_cpus() != 1), which holds the other CPUs off as a
+    // lock does); otherwise maybe a getter, looked into only from a
     // function being analysed.
-    if (Marked && Facts.of(FD).IntParamCompare)
+    if (Marked && (Facts.of(FD).IntParamCompare || Facts.of(FD).OnlineCpus))
       return 2;
     if (Facts.callsHelper(FD, Cl))
       return 2;

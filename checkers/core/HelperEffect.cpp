@@ -131,13 +131,22 @@ bool EffectBuilder::build() {
   const CFG &G = *T.Cfg;
   CFGDomTree DT;
   DT.buildDominatorTree(const_cast<CFG *>(&G));
-  const CFGBlock *Exit = &G.getExit();
-  if (!DT.getBase().getNode(const_cast<CFGBlock *>(Exit)))
+  // The paths that return to the caller: a block that ends in a noreturn
+  // call (BUG() in BUG_ON()) reaches the exit in the CFG, but the caller
+  // never sees what follows it, so it does not make an event partial.
+  SmallVector<const CFGBlock *, 4> Returning;
+  for (const CFGBlock *P : G.getExit().preds())
+    if (P && !P->hasNoReturnElement() &&
+        DT.getBase().getNode(const_cast<CFGBlock *>(P)))
+      Returning.push_back(P);
+  if (Returning.empty())
     return false; // never returns
   RS.walk(FD->getBody(), 0);
   RetVar = RS.Ambiguous ? nullptr : RS.Var;
   for (const CFGBlock *B : reversePostOrder(G)) {
-    bool Every = DT.dominates(B, Exit);
+    bool Every = llvm::all_of(Returning, [&](const CFGBlock *P) {
+      return DT.dominates(B, P);
+    });
     for (const Event &E : T.Blocks[B->getBlockID()].Events)
       if (!take(E, Every))
         return false;

@@ -42,7 +42,7 @@ void gp_start(struct gp_node *n, unsigned long seq)
 	for (; n; n = n->parent) {
 		spin_lock(&n->lock);
 		WRITE_ONCE(n->seq, seq);
-		WRITE_ONCE(n->seq_needed, seq);
+		WRITE_ONCE(n->seq_needed, seq); // expected-note {{'n->seq_needed' is written with WRITE_ONCE() here}}
 		WRITE_ONCE(n->seq_done, seq);
 		WRITE_ONCE(n->seq_early, seq); // expected-note {{'n->seq_early' is written with WRITE_ONCE() here}}
 		WRITE_ONCE(n->seq_snap, seq); // expected-note {{'n->seq_snap' is written with WRITE_ONCE() here}}
@@ -102,4 +102,38 @@ void gp_sync_wrong_test(void)
 	spin_unlock(&gp.lock);
 	WARN_ON_ONCE(num_online_cpus() < 1);
 	n->seq_snap = gp.seq; // expected-warning {{plain store to 'n->seq_snap' outside any lock, but it is written with WRITE_ONCE() in gp_start(), so it is accessed concurrently}}
+}
+
+/* Correct: the assertion in a helper of its own. BUG() does not return, so
+ * every path that comes back to the caller has passed the test. */
+static void gp_assert_alone(void)
+{
+	BUG_ON(num_online_cpus() != 1);
+}
+
+void gp_sync_helper(void)
+{
+	struct gp_node *n = gp_leaf_of_this_cpu();
+
+	spin_lock(&gp.lock);
+	spin_unlock(&gp.lock);
+	gp_assert_alone();
+	n->seq_done = gp.seq;
+}
+
+/* Bug: the helper asserts something else; the noreturn branch does not
+ * make its test an exclusion. */
+static void gp_assert_early(void)
+{
+	BUG_ON(!gp_is_early());
+}
+
+void gp_sync_wrong_helper(void)
+{
+	struct gp_node *n = gp_leaf_of_this_cpu();
+
+	spin_lock(&gp.lock);
+	spin_unlock(&gp.lock);
+	gp_assert_early();
+	n->seq_needed = gp.seq; // expected-warning {{plain store to 'n->seq_needed' outside any lock, but it is written with WRITE_ONCE() in gp_start(), so it is accessed concurrently}}
 }
