@@ -665,7 +665,7 @@ struct Scan {
   /// A ring slot or descriptor: an element at a computed index, or memory
   /// reached through a local that points into a ring.
   bool slot(const LocationKey &K) const {
-    if (StringRef(K.Text).contains("[]"))
+    if (K.hasSomeElement())
       return true;
     return K.Base && K.ViaPointer && Locals.Slots.count(resolveBase(K.Base));
   }
@@ -883,7 +883,7 @@ struct Scan {
   static bool siblings(const LocationKey &A, const LocationKey &B) {
     return A.Base && A.Base == B.Base && A.ViaPointer && B.ViaPointer && A.Field && B.Field &&
            A.Field != B.Field && A.Field->getDeclContext() == B.Field->getDeclContext() &&
-           !StringRef(A.Text).contains("[]") && !StringRef(B.Text).contains("[]");
+           !A.hasSomeElement() && !B.hasSomeElement();
   }
 
   /// Is the array D stores into a flexible array member (`u16 ring[]`),
@@ -1088,7 +1088,7 @@ struct Scan {
     if (const auto *PF = dyn_cast_or_null<FieldDecl>(PK->Field))
       for (const ValueDecl *F : Fields)
         if (const auto *RT = F->getType()->getAs<RecordType>();
-            RT && RT->getDecl() == PF->getParent() && holderName(*PK) == F->getName())
+            RT && RT->getDecl() == PF->getParent() && heldBy(*PK, F))
           return true;
     const ValueDecl *Id = osIdentity(*PK);
     const FunctionTrace &PT = traceOf(P);
@@ -1107,31 +1107,25 @@ struct Scan {
     for (size_t K = 0; K < J; ++K)
       if (Seq[K]->Kind == EventKind::Load || Seq[K]->Kind == EventKind::RMW)
         if (const LocationKey *KK = keyOf(*Seq[K]);
-            KK && osIdentity(*KK) == Id && wrapperOwner(*KK) == wrapperOwner(Like))
+            KK && osIdentity(*KK) == Id &&
+            LocationKey::sameSteps(wrapperOwner(*KK), wrapperOwner(Like)))
           return true;
     return false;
   }
   /// For the word of a one-field wrapper (`me->link.v`), the member that
   /// holds the wrapper (`link`): the wrapper's field alone names every
   /// word of that type.
-  static StringRef wrapperOwner(const LocationKey &K) {
+  static ArrayRef<KeyStep> wrapperOwner(const LocationKey &K) {
     const auto *F = dyn_cast_or_null<FieldDecl>(K.Field);
     if (!F || std::distance(F->getParent()->field_begin(), F->getParent()->field_end()) != 1)
-      return "";
-    return holderName(K);
+      return {};
+    return K.holderSteps();
   }
-  /// The member whose record holds K's last field (`wpos` in `q->wpos.v`),
-  /// "" if K's last field is not reached through a member of record type.
-  static StringRef holderName(const LocationKey &K) {
-    if (!K.Field)
-      return "";
-    StringRef T(K.Text);
-    std::string Tail = ("." + K.Field->getName()).str();
-    if (!T.consume_back(Tail))
-      return "";
-    size_t Cut = std::max(T.rfind('.') == StringRef::npos ? 0 : T.rfind('.') + 1,
-                          T.rfind("->") == StringRef::npos ? 0 : T.rfind("->") + 2);
-    return T.drop_front(Cut);
+  /// K's last field is held by the member F (`q->wpos.v`, F `wpos`).
+  static bool heldBy(const LocationKey &K, const ValueDecl *F) {
+    ArrayRef<KeyStep> H = K.holderSteps();
+    return H.size() == 1 && H.front().isMember() && H.front().D &&
+           H.front().D->getName() == F->getName();
   }
 
   /// Is the location stored in this function (the consumer's own index)?
@@ -1148,12 +1142,11 @@ struct Scan {
   /// One field of two different members of one object: `r->prod.tail` and
   /// `r->cons.tail` (a ring's two head/tail pairs share their type).
   static bool otherMember(const LocationKey &A, const LocationKey &B) {
-    auto Path = [](StringRef Text) {
-      size_t Arrow = Text.rfind("->");
-      return Arrow == StringRef::npos ? Text : Text.drop_front(Arrow + 2);
+    ArrayRef<KeyStep> PA = A.afterLastArrow(), PB = B.afterLastArrow();
+    auto Dotted = [](ArrayRef<KeyStep> P) {
+      return llvm::any_of(P, [](const KeyStep &S) { return S.Kind == KeyStep::Member; });
     };
-    StringRef PA = Path(A.Text), PB = Path(B.Text);
-    return PA.contains('.') && PB.contains('.') && PA != PB;
+    return Dotted(PA) && Dotted(PB) && !LocationKey::sameSteps(PA, PB);
   }
 
   void publish(size_t I, std::vector<OsCandidate> &Out) {
@@ -1198,7 +1191,7 @@ struct Scan {
     // the producer position (mlx5's `*wq->db = cpu_to_be32(pc)`): the
     // device reads it to learn which slots are new.
     bool DbRecord = !Doorbell && !Index && PK && !slot(*PK) &&
-                    StringRef(PK->Text).starts_with("*(") && integerTarget(P) &&
+                    PK->isDeref() && integerTarget(P) &&
                     deviceTypedTarget(P);
     bool Locked = Depth[I] > 0;
     bool PointerPublish = false;
@@ -2297,7 +2290,7 @@ struct Scan {
       return;
     // A word of the record itself, not of one element of an array in it
     // (a per-thread counter slot).
-    if (StringRef(WK->Text).contains("[]"))
+    if (WK->hasSomeElement())
       return;
     const ValueDecl *Id = osIdentity(*WK);
     const VarDecl *Root = objectRoot(W, *WK);

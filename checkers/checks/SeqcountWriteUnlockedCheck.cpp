@@ -99,6 +99,9 @@ bool meet(GSet &Into, const GSet &From) {
   return Changed;
 }
 
+/// The last name in a macro argument as written (`lock` in `&s->lock`):
+/// seqcount_LOCKNAME_init()'s association lives in the source text, as the
+/// expansion keeps it only under lockdep.
 std::string leafOf(StringRef Text) {
   Text = Text.trim();
   while (Text.consume_front("&") || Text.consume_front("("))
@@ -128,6 +131,7 @@ struct WriteSite {
   SourceLocation Loc;
   std::string Counter;           // `s->seq`
   std::string CounterLeaf;       // `seq`
+  std::string CounterOwner;      // `s->`: what holds it, when a member
   const ValueDecl *Decl = nullptr;
   CounterClass Class = CounterClass::External;
   LockKind Needs = LockKind::Unknown; // Assoc: the lock type
@@ -149,14 +153,13 @@ struct CallSite {
 /// `struct port::stats.syncp` for `p->stats.syncp` (p a struct port *): the
 /// counter's place, independent of the variable that reaches it.
 std::string objectPath(const LocationKey &K) {
-  std::string Text = K.Text;
-  size_t Cut = Text.find_first_of("-.[");
-  if (!K.Base || Cut == std::string::npos)
-    return Text;
+  StringRef Path = K.spellingAfterRoot();
+  if (!K.Base || Path.empty())
+    return K.Text;
   QualType Ty = K.Base->getType();
   if (Ty->isPointerType())
     Ty = Ty->getPointeeType();
-  return Ty.getUnqualifiedType().getAsString() + "::" + Text.substr(Cut);
+  return Ty.getUnqualifiedType().getAsString() + "::" + Path.str();
 }
 
 /// The global variable whose address every assignment to the local pointer
@@ -550,6 +553,9 @@ public:
         W.Loc = E.Loc;
         W.Counter = K.displayName();
         W.CounterLeaf = K.leafName();
+        if (!K.Path.empty() && K.Path.back().isMember() && K.Path.back().D)
+          W.CounterOwner = K.displayName(K.Path.size() - 1) +
+                           (K.Path.back().Kind == KeyStep::Arrow ? "->" : ".");
         W.Decl = K.Field ? K.Field : K.Base;
         // *p where p = this_cpu_ptr(&pcnt_seq): the per-CPU object itself.
         if (!K.Field && K.Base && K.ViaPointer && K.Storage == LocationKey::Local)
@@ -864,7 +870,7 @@ private:
       if (W->Needs == LockKind::RwLock && H.Shared)
         KindOk = false;
       if (A) {
-        if (leafOf(H.Name) == A->Lock)
+        if (H.Decl->getName() == A->Lock) // the lock's member or variable
           return false;
       } else if (KindOk) {
         return false;
@@ -877,9 +883,8 @@ private:
       // Spell the lock as the writer would: `c->seq` with `lock` -> `c->lock`
       // when the association names a member (`&c->lock`), else as given.
       std::string Lock = A->Text;
-      StringRef C = W->Counter;
-      if (A->Member && C.ends_with(W->CounterLeaf) && C.size() > W->CounterLeaf.size())
-        Lock = C.drop_back(W->CounterLeaf.size()).str() + A->Lock;
+      if (A->Member && !W->CounterOwner.empty())
+        Lock = W->CounterOwner + A->Lock;
       Want = "'" + Lock + "'";
     }
     std::string Msg = "write section of '" + W->Counter + "' (" + W->TypeName +

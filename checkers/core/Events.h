@@ -9,6 +9,8 @@
 
 #include "core/ApiModel.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include <string>
 #include <vector>
 
@@ -34,9 +36,45 @@ enum BarrierBits : unsigned {
 unsigned barrierBits(BarrierKind K);
 // asmBarrierBits(): what an inline-asm barrier orders, in core/ApiModel.h.
 
+/// One step of a location's access path, in the order the code evaluates
+/// them: `*(s->a[2].b)` is Var s, Arrow a, Index 2, Member b, Deref. Each
+/// step knows where its spelling lies in LocationKey::Text, so a part of the
+/// path can be shown or replaced without reading the text back.
+struct KeyStep {
+  enum StepKind : unsigned char {
+    Var,      // the root: a variable (D)
+    This,     // the root: C++ `this`
+    Call,     // the root: memory a call returned (D: the callee, or null)
+    StmtExpr, // the root: the value of a statement expression
+    Member,   // `.f` (D: the member; unnamed: an anonymous struct or union)
+    Arrow,    // `->f`
+    Index,    // `[i]`: Element, or some element when !Constant
+    Deref,    // `*(...)`: spelled around the steps before it
+    AddrOf,   // `&...`
+  };
+  StepKind Kind = Var;
+  bool Constant = false;               // Index: a constant index
+  long long Element = 0;               // Index: which one, when Constant
+  const clang::ValueDecl *D = nullptr; // Var, Member, Arrow
+  const clang::FunctionDecl *Callee = nullptr; // Call
+  const void *Node = nullptr;          // StmtExpr: the expression
+  unsigned Begin = 0, End = 0;         // its spelling: Text[Begin, End)
+
+  bool isRoot() const { return Kind <= StmtExpr; }
+  /// A member step (`.f` or `->f`).
+  bool isMember() const { return Kind == Member || Kind == Arrow; }
+  /// The same step, as spelled (members by name, offsets aside).
+  bool sameAs(const KeyStep &O) const;
+};
+
 /// A memory location as written in the source: `s->seq`, `x.y`, `*p`, `g`.
 struct LocationKey {
   std::string Text;                       // canonical spelling, unique per base
+  /// How the location is reached, root first (see KeyStep). Text is its
+  /// spelling (spell()); nothing reads Text back to learn the path.
+  llvm::SmallVector<KeyStep, 4> Path;
+  /// Text and each step's place in it, from Path.
+  void spell();
   const clang::VarDecl *Base = nullptr;   // root variable, if any
   const clang::ValueDecl *Field = nullptr; // last member, if any
   /// What holds Field when it is reached with '.': the member before it
@@ -56,10 +94,30 @@ struct LocationKey {
   /// The name of the last component (the field or the variable).
   std::string leafName() const;
   /// How to show it to users: `s->seq`, `*p`.
-  std::string displayName() const;
+  std::string displayName() const { return displayName(Path.size()); }
+  /// How to show its first Steps steps (`s` of `s->seq` with 1).
+  std::string displayName(size_t Steps) const;
   /// A load of this location only computes Other's address: `t->gen` for
   /// `t->gen[b]`, `p->d_inode` for `p->d_inode->i_dir_seq`.
   bool addresses(const LocationKey &Other) const;
+  /// The outermost step spelled around the others is a dereference:
+  /// `*(p)`, `*(q->ptr)`, `*(p)[]`.
+  bool isDeref() const;
+  /// The location is an element of an array (`a[2]`, `q->ring[]`).
+  bool isElement() const { return !Path.empty() && Path.back().Kind == KeyStep::Index; }
+  /// Some element at a computed index lies on the path (`q->ring[].v`).
+  bool hasSomeElement() const;
+  /// What holds the last field when that field is reached with '.', from
+  /// the member (or root) that names it: `wpos` in `q->wpos.v`, `a[2]` in
+  /// `q->a[2].v`, `g` in `g.v`; empty otherwise.
+  llvm::ArrayRef<KeyStep> holderSteps() const;
+  static bool sameSteps(llvm::ArrayRef<KeyStep> A, llvm::ArrayRef<KeyStep> B);
+  /// The steps after the last '->' (all of them when there is none):
+  /// `prod.tail` in `r->prod.tail`.
+  llvm::ArrayRef<KeyStep> afterLastArrow() const;
+  /// The spelling of the path after its root (`->stats.syncp` in
+  /// `p->stats.syncp`); empty when there are no member or element steps.
+  llvm::StringRef spellingAfterRoot() const;
 };
 
 enum class EventKind : unsigned char {

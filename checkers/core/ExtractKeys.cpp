@@ -1,8 +1,10 @@
 //===- ExtractKeys.cpp - location keys of the event trace -------------------===//
 //
-// A location key is the structured name of what an access touches
-// (`s@1->seq`, `*(p@2)`, `g@3`): built from the lvalue, interned per
-// function, and read back by the checks (leafName(), displayName()).
+// A location key is the structured name of what an access touches: its
+// access path (KeyStep: root variable, members, elements, dereferences),
+// built from the lvalue, and the path's spelling (`s@1->seq`, `*(p@2)`,
+// `g@3`), which interns it per function. Questions about the path
+// (leafName(), addresses(), holderSteps()) read the steps, not the text.
 //
 //===----------------------------------------------------------------------===//
 #include "core/FunctionClassifier.h"
@@ -13,52 +15,198 @@
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Regex.h"
 
 using namespace clang;
 using namespace llvm;
 
 namespace seqlint {
 
-bool LocationKey::addresses(const LocationKey &Other) const {
-  StringRef O = Other.Text;
-  if (O.size() <= Text.size() || !O.starts_with(Text))
+static bool sameStep(const KeyStep &A, const KeyStep &B) {
+  if (A.Kind != B.Kind)
     return false;
-  StringRef Rest = O.substr(Text.size());
-  return Rest.starts_with("->") || Rest.starts_with(".") || Rest.starts_with("[");
+  switch (A.Kind) {
+  case KeyStep::Member:
+  case KeyStep::Arrow:
+    // Spelled by name: a member reached through a cast is the same member.
+    return (A.D ? A.D->getName() : StringRef()) == (B.D ? B.D->getName() : StringRef());
+  case KeyStep::Index:
+    return A.Constant == B.Constant && (!A.Constant || A.Element == B.Element);
+  default:
+    return A.D == B.D && A.Callee == B.Callee && A.Node == B.Node;
+  }
+}
+
+bool KeyStep::sameAs(const KeyStep &O) const { return sameStep(*this, O); }
+
+void LocationKey::spell() {
+  Text.clear();
+  for (KeyStep &S : Path) {
+    unsigned Begin = Text.size();
+    switch (S.Kind) {
+    case KeyStep::Var:
+      Text += detail::varTag(cast<VarDecl>(S.D));
+      break;
+    case KeyStep::This:
+      Text += "this";
+      break;
+    case KeyStep::Call:
+      Text += "call:" + (S.Callee ? S.Callee->getName().str() : std::string("?")) + "()";
+      break;
+    case KeyStep::StmtExpr:
+      Text += "stmtexpr@" + utohexstr(reinterpret_cast<uintptr_t>(S.Node) >> 4, true);
+      break;
+    case KeyStep::Member:
+      Text += "." + S.D->getName().str();
+      break;
+    case KeyStep::Arrow:
+      Text += "->";
+      if (S.D)
+        Text += S.D->getName();
+      break;
+    case KeyStep::Index:
+      Text += "[";
+      if (S.Constant)
+        Text += std::to_string(S.Element);
+      Text += "]";
+      break;
+    case KeyStep::Deref:
+    case KeyStep::AddrOf: {
+      // Spelled around everything before it.
+      StringRef Open = S.Kind == KeyStep::Deref ? "*(" : "&";
+      Text.insert(0, Open.str());
+      if (S.Kind == KeyStep::Deref)
+        Text += ")";
+      for (KeyStep &Before : Path) {
+        if (&Before == &S)
+          break;
+        Before.Begin += Open.size();
+        Before.End += Open.size();
+      }
+      Begin = 0;
+      break;
+    }
+    }
+    S.Begin = Begin;
+    S.End = Text.size();
+  }
+}
+
+bool LocationKey::addresses(const LocationKey &Other) const {
+  size_t N = Path.size();
+  if (Other.Path.size() <= N)
+    return false;
+  for (size_t I = 0; I != N; ++I)
+    if (!sameStep(Path[I], Other.Path[I]))
+      return false;
+  // Other's spelling continues this one's: nothing after it is spelled
+  // around it (`*(p->a->b)` is the pointee, reached through another load).
+  for (size_t I = N; I != Other.Path.size(); ++I)
+    if (Other.Path[I].Kind == KeyStep::Deref || Other.Path[I].Kind == KeyStep::AddrOf)
+      return false;
+  const KeyStep &Next = Other.Path[N];
+  return Next.isMember() || Next.Kind == KeyStep::Index;
 }
 
 std::string LocationKey::leafName() const {
-  StringRef T = Text;
-  // Text looks like "s@1->seq" or "g@7": the leaf is after the last -> or .
-  size_t Arrow = T.rfind("->");
-  size_t Dot = T.rfind('.');
-  size_t Cut = StringRef::npos;
-  if (Arrow != StringRef::npos)
-    Cut = Arrow + 2;
-  if (Dot != StringRef::npos && (Cut == StringRef::npos || Dot + 1 > Cut))
-    Cut = Dot + 1;
-  StringRef Leaf = Cut == StringRef::npos ? T : T.drop_front(Cut);
-  Leaf = Leaf.take_until([](char C) { return C == '@' || C == '['; });
-  Leaf = Leaf.ltrim("*(");
-  return Leaf.str();
+  for (const KeyStep &S : llvm::reverse(Path))
+    if (S.isMember() && S.D)
+      return S.D->getName().str();
+  for (const KeyStep &S : Path)
+    switch (S.Kind) {
+    case KeyStep::Var:
+      return S.D->getName().str();
+    case KeyStep::This:
+      return "this";
+    case KeyStep::Call:
+      return "call:" + (S.Callee ? S.Callee->getName().str() : std::string("?")) + "()";
+    case KeyStep::StmtExpr:
+      return "stmtexpr";
+    default:
+      break;
+    }
+  return "";
 }
 
-std::string LocationKey::displayName() const {
-  static const Regex Marker("@[0-9a-f]+");
-  std::string S = Text;
-  while (Marker.match(S))
-    S = Marker.sub("", S);
-  // *(&x) never appears; *(p) reads better as *p.
-  if (StringRef(S).starts_with("*(") && StringRef(S).ends_with(")") &&
-      S.find_first_of("-.>[", 2) == std::string::npos)
-    S = "*" + S.substr(2, S.size() - 3);
-  // What a call returned (`call:comp_addr()`) reads as the call.
-  for (size_t At = S.find("call:"); At != std::string::npos; At = S.find("call:", At)) {
-    S.erase(At, 5);
-    size_t Paren = S.find("()", At);
-    if (Paren != std::string::npos)
-      S.replace(Paren, 2, "(...)");
+bool LocationKey::isDeref() const {
+  for (const KeyStep &S : llvm::reverse(Path))
+    if (S.Kind == KeyStep::Deref || S.Kind == KeyStep::AddrOf)
+      return S.Kind == KeyStep::Deref;
+  return false;
+}
+
+bool LocationKey::hasSomeElement() const {
+  return llvm::any_of(Path, [](const KeyStep &S) {
+    return S.Kind == KeyStep::Index && !S.Constant;
+  });
+}
+
+ArrayRef<KeyStep> LocationKey::holderSteps() const {
+  if (Path.size() < 2 || Path.back().Kind != KeyStep::Member || Path.back().D != Field)
+    return {};
+  // From the last member at or before the holder (or the root) to it:
+  // `wpos` in `q->wpos.v`, `a[2]` in `q->a[2].v`, `g` in `g.v`.
+  size_t Holder = Path.size() - 2, From = Holder;
+  while (From > 0 && !Path[From].isMember())
+    --From;
+  return ArrayRef<KeyStep>(Path).slice(From, Holder - From + 1);
+}
+
+bool LocationKey::sameSteps(ArrayRef<KeyStep> A, ArrayRef<KeyStep> B) {
+  return A.size() == B.size() &&
+         std::equal(A.begin(), A.end(), B.begin(), sameStep);
+}
+
+ArrayRef<KeyStep> LocationKey::afterLastArrow() const {
+  size_t From = 0;
+  for (size_t I = 0; I != Path.size(); ++I)
+    if (Path[I].Kind == KeyStep::Arrow)
+      From = I;
+  return ArrayRef<KeyStep>(Path).drop_front(From);
+}
+
+StringRef LocationKey::spellingAfterRoot() const {
+  unsigned From = Text.size();
+  for (const KeyStep &S : Path)
+    if ((S.isMember() || S.Kind == KeyStep::Index) && S.Begin < From)
+      From = S.Begin;
+  return StringRef(Text).drop_front(From);
+}
+
+std::string LocationKey::displayName(size_t Steps) const {
+  // The spelling without the markers that make it unique (`s@1` is `s`).
+  std::string S;
+  ArrayRef<KeyStep> Shown = ArrayRef<KeyStep>(Path).take_front(Steps);
+  bool Simple = llvm::none_of(Shown, [](const KeyStep &Step) {
+    return Step.isMember() || Step.Kind == KeyStep::Index;
+  });
+  for (const KeyStep &Step : Shown) {
+    switch (Step.Kind) {
+    case KeyStep::Var:
+      S += Step.D->getName();
+      break;
+    case KeyStep::This:
+      S += "this";
+      break;
+    case KeyStep::Call: // what a call returned reads as the call
+      S += (Step.Callee ? Step.Callee->getName().str() : std::string("?")) + "(...)";
+      break;
+    case KeyStep::StmtExpr:
+      S += "stmtexpr";
+      break;
+    case KeyStep::Member:
+    case KeyStep::Arrow:
+    case KeyStep::Index:
+      S.append(Text, Step.Begin, Step.End - Step.Begin);
+      break;
+    case KeyStep::Deref:
+      // *(p) reads better as *p, *(p->q) needs its parentheses; *(&x)
+      // never appears.
+      S = (Simple && &Step == &Shown.back() ? "*" + S : "*(" + S + ")");
+      break;
+    case KeyStep::AddrOf:
+      S = "&" + S;
+      break;
+    }
   }
   return S;
 }
@@ -69,7 +217,7 @@ QualType declaredTypeOf(const LocationKey &K) {
     Ty = K.Field->getType();
   else if (K.Base) {
     Ty = K.Base->getType();
-    if (StringRef(K.Text).starts_with("*(") && Ty->isPointerType())
+    if (K.isDeref() && Ty->isPointerType())
       Ty = Ty->getPointeeType();
   }
   return Ty;
@@ -77,7 +225,7 @@ QualType declaredTypeOf(const LocationKey &K) {
 
 QualType accessedTypeOf(const LocationKey &K) {
   QualType Ty = declaredTypeOf(K);
-  if (!Ty.isNull() && StringRef(K.Text).ends_with("[]"))
+  if (!Ty.isNull() && K.isElement() && !K.Path.back().Constant)
     if (const Type *E = Ty->getPointeeOrArrayElementType())
       Ty = QualType(E, 0);
   return Ty;
@@ -137,17 +285,17 @@ bool inAddressOffset(const Expr *E, const ParentMap *PM) {
   return false;
 }
 
-bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Text,
-                                  int Depth) {
+bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, int Depth) {
   if (Depth > 16)
     return false;
   E = E->IgnoreParens();
   if (const auto *IC = dyn_cast<ImplicitCastExpr>(E))
-    return buildKey(IC->getSubExpr(), K, Text, Depth + 1);
+    return buildKey(IC->getSubExpr(), K, Depth + 1);
   if (const Expr *Base = offsetAddressBase(E))
-    return buildKey(Base, K, Text, Depth + 1);
+    return buildKey(Base, K, Depth + 1);
   if (const auto *CC = dyn_cast<CStyleCastExpr>(E))
-    return buildKey(CC->getSubExpr(), K, Text, Depth + 1);
+    return buildKey(CC->getSubExpr(), K, Depth + 1);
+  KeyStep Root;
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V)
@@ -159,34 +307,40 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
       K.Storage = LocationKey::Local;
     else
       K.Storage = LocationKey::Global;
-    Text += varTag(V);
+    Root.Kind = KeyStep::Var;
+    Root.D = V;
+    K.Path.push_back(Root);
     // A local or parameter that is a pointer: its pointee is not local.
     return true;
   }
   if (isa<CXXThisExpr>(E)) {
     // C++: members reached through `this` belong to the caller's object.
-    Text += "this";
+    Root.Kind = KeyStep::This;
+    K.Path.push_back(Root);
     K.Storage = LocationKey::Param;
     K.ViaPointer = true;
     return true;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return buildMemberKey(ME, K, Text, Depth);
+    return buildMemberKey(ME, K, Depth);
   if (const auto *U = dyn_cast<UnaryOperator>(E))
-    return buildUnaryKey(U, K, Text, Depth);
+    return buildUnaryKey(U, K, Depth);
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    return buildSubscriptKey(AS, K, Text, Depth);
+    return buildSubscriptKey(AS, K, Depth);
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     // this_cpu_ptr(x)->f, get_obj()->f: memory reached through a call.
-    const FunctionDecl *F = calleeOf(CE);
-    Text += "call:" + (F ? F->getName().str() : std::string("?")) + "()";
+    Root.Kind = KeyStep::Call;
+    Root.Callee = calleeOf(CE);
+    K.Path.push_back(Root);
     K.Storage = LocationKey::Unknown;
     K.ViaPointer = true;
     return true;
   }
   if (const auto *SE = dyn_cast<StmtExpr>(E)) {
     // ({ ...; ptr; }) from a non-API macro such as per_cpu_ptr().
-    Text += "stmtexpr@" + utohexstr(reinterpret_cast<uintptr_t>(SE) >> 4, true);
+    Root.Kind = KeyStep::StmtExpr;
+    Root.Node = SE;
+    K.Path.push_back(Root);
     K.Storage = LocationKey::Unknown;
     K.ViaPointer = true;
     return true;
@@ -196,18 +350,23 @@ bool FunctionClassifier::buildKey(const Expr *E, LocationKey &K, std::string &Te
 
 /// `base.f`, `base->f`: the base's key with the member.
 bool FunctionClassifier::buildMemberKey(const MemberExpr *ME, LocationKey &K,
-                                        std::string &Text, int Depth) {
-  if (!buildKey(ME->getBase(), K, Text, Depth + 1))
+                                        int Depth) {
+  if (!buildKey(ME->getBase(), K, Depth + 1))
     return false;
   if (ME->isArrow())
     K.ViaPointer = true;
-  StringRef Member = ME->getMemberDecl()->getName();
-  if (!Member.empty()) { // anonymous struct/union members add nothing
-    if (ME->isArrow() || !StringRef(Text).ends_with("->"))
-      Text += ME->isArrow() ? "->" : ".";
-    Text += Member.str();
-  } else if (ME->isArrow()) {
-    Text += "->";
+  const auto *Member = ME->getMemberDecl();
+  // Anonymous struct and union members add nothing to the path: `p->u.x`
+  // with u anonymous is `p->x`, `g.u.x` is `g.x`.
+  KeyStep &Last = K.Path.back();
+  if (!Member->getName().empty() && !ME->isArrow() && Last.Kind == KeyStep::Arrow &&
+      !Last.D) {
+    Last.D = Member;
+  } else if (!Member->getName().empty() || ME->isArrow()) {
+    KeyStep Step;
+    Step.Kind = ME->isArrow() ? KeyStep::Arrow : KeyStep::Member;
+    Step.D = Member->getName().empty() ? nullptr : Member;
+    K.Path.push_back(Step);
   }
   // What holds the member: the named member (or global variable) the
   // object is reached by, when it is reached with '.'; an anonymous
@@ -224,49 +383,57 @@ bool FunctionClassifier::buildMemberKey(const MemberExpr *ME, LocationKey &K,
         Outer = V;
   }
   K.Outer = Outer;
-  K.Field = ME->getMemberDecl();
+  K.Field = Member;
   return true;
 }
 
 /// `*p` (`*&x` is x), `&x`.
 bool FunctionClassifier::buildUnaryKey(const UnaryOperator *U, LocationKey &K,
-                                       std::string &Text, int Depth) {
+                                       int Depth) {
+  KeyStep Step;
   if (U->getOpcode() == UO_Deref) {
     const Expr *Sub = U->getSubExpr()->IgnoreParenImpCasts();
     if (const Expr *Base = offsetAddressBase(Sub))
       Sub = Base->IgnoreParenImpCasts();
     if (const auto *A = dyn_cast<UnaryOperator>(Sub))
       if (A->getOpcode() == UO_AddrOf)
-        return buildKey(A->getSubExpr(), K, Text, Depth + 1);
-    Text += "*(";
-    if (!buildKey(U->getSubExpr(), K, Text, Depth + 1))
+        return buildKey(A->getSubExpr(), K, Depth + 1);
+    if (!buildKey(U->getSubExpr(), K, Depth + 1))
       return false;
-    Text += ")";
+    Step.Kind = KeyStep::Deref;
+    K.Path.push_back(Step);
     K.ViaPointer = true;
     return true;
   }
   if (U->getOpcode() == UO_AddrOf) {
-    Text += "&";
-    return buildKey(U->getSubExpr(), K, Text, Depth + 1);
+    if (!buildKey(U->getSubExpr(), K, Depth + 1))
+      return false;
+    Step.Kind = KeyStep::AddrOf;
+    K.Path.push_back(Step);
+    return true;
   }
   return false;
 }
 
 /// `a[i]`: one element for a constant index, else some element.
 bool FunctionClassifier::buildSubscriptKey(const ArraySubscriptExpr *AS, LocationKey &K,
-                                           std::string &Text, int Depth) {
-  if (!buildKey(AS->getBase(), K, Text, Depth + 1))
+                                           int Depth) {
+  if (!buildKey(AS->getBase(), K, Depth + 1))
     return false;
   if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
     K.ViaPointer = true;
   // A constant index names one element (cd[0].seq and cd[1].seq are two
   // counters); any other index, some element.
-  Text += "[";
+  KeyStep Step;
+  Step.Kind = KeyStep::Index;
   Expr::EvalResult R;
   const Expr *Idx = AS->getIdx();
-  if (!Idx->isValueDependent() && Idx->EvaluateAsInt(R, Ctx))
-    Text += toString(R.Val.getInt(), 10);
-  Text += "]";
+  if (!Idx->isValueDependent() && Idx->EvaluateAsInt(R, Ctx)) {
+    const APSInt &V = R.Val.getInt();
+    Step.Constant = V.isSigned() ? V.getSignificantBits() <= 64 : V.getActiveBits() <= 63;
+    Step.Element = Step.Constant ? V.getExtValue() : 0;
+  }
+  K.Path.push_back(Step);
   return true;
 }
 
@@ -274,26 +441,26 @@ int FunctionClassifier::keyOf(const Expr *E, bool IsPointer) {
   if (!E)
     return -1;
   LocationKey K;
-  std::string Text;
   const Expr *X = E->IgnoreParenImpCasts();
   if (const Expr *Base = offsetAddressBase(X))
     X = Base->IgnoreParenImpCasts();
   if (IsPointer) {
     // p designates *p: `&s->seq` is s->seq, `sc` is *sc.
     if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_AddrOf) {
-      if (!buildKey(U->getSubExpr(), K, Text, 0))
+      if (!buildKey(U->getSubExpr(), K, 0))
         return -1;
     } else {
-      Text = "*(";
-      if (!buildKey(X, K, Text, 0))
+      if (!buildKey(X, K, 0))
         return -1;
-      Text += ")";
+      KeyStep Deref;
+      Deref.Kind = KeyStep::Deref;
+      K.Path.push_back(Deref);
       K.ViaPointer = true;
     }
-  } else if (!buildKey(X, K, Text, 0)) {
+  } else if (!buildKey(X, K, 0)) {
     return -1;
   }
-  K.Text = Text;
+  K.spell();
   return internKey(K);
 }
 

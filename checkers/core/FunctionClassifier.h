@@ -128,13 +128,11 @@ private:
 
   // --- keys (ExtractKeys.cpp) -----------------------------------------------
   int keyOf(const clang::Expr *E, bool IsPointer);
-  bool buildKey(const clang::Expr *E, LocationKey &K, std::string &Text, int Depth);
-  bool buildMemberKey(const clang::MemberExpr *ME, LocationKey &K, std::string &Text,
-                      int Depth);
-  bool buildUnaryKey(const clang::UnaryOperator *U, LocationKey &K, std::string &Text,
-                     int Depth);
+  bool buildKey(const clang::Expr *E, LocationKey &K, int Depth);
+  bool buildMemberKey(const clang::MemberExpr *ME, LocationKey &K, int Depth);
+  bool buildUnaryKey(const clang::UnaryOperator *U, LocationKey &K, int Depth);
   bool buildSubscriptKey(const clang::ArraySubscriptExpr *AS, LocationKey &K,
-                         std::string &Text, int Depth);
+                         int Depth);
   int loadedKey(const clang::Expr *E);
   int internKey(const LocationKey &K);
 

@@ -25,7 +25,7 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
   if (!K.Base) {
     // this_cpu_ptr(&x)->f, per-CPU statement expressions: the same memory
     // whoever names it; `this` is the helper's object.
-    if (StringRef(K.Text).contains("this"))
+    if (!K.Path.empty() && K.Path.front().Kind == KeyStep::This)
       return -1;
     return internKey(K);
   }
@@ -35,14 +35,14 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
   if (!K.ViaPointer)
     return -1; // a by-value parameter is the helper's copy
   unsigned I = P->getFunctionScopeIndex();
-  if (I >= CE->getNumArgs())
+  if (I >= CE->getNumArgs() || K.Path.empty() || K.Path.front().D != P)
     return -1;
-  std::string Tag = varTag(P);
-  size_t Pos = K.Text.find(Tag);
-  if (Pos == std::string::npos)
-    return -1;
-  StringRef Prefix = StringRef(K.Text).take_front(Pos);
-  StringRef Rest = StringRef(K.Text).drop_front(Pos + Tag.size());
+  // The steps after the parameter, and whether one is spelled around it.
+  ArrayRef<KeyStep> Rest = ArrayRef<KeyStep>(K.Path).drop_front();
+  auto IsWrap = [](const KeyStep &S) {
+    return S.Kind == KeyStep::Deref || S.Kind == KeyStep::AddrOf;
+  };
+  unsigned Wraps = llvm::count_if(Rest, IsWrap);
   const Expr *A = CE->getArg(I)->IgnoreParenImpCasts();
   bool AddrOf = false;
   if (const auto *U = dyn_cast<UnaryOperator>(A); U && U->getOpcode() == UO_AddrOf) {
@@ -50,28 +50,32 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
     A = U->getSubExpr()->IgnoreParenImpCasts();
   }
   LocationKey N;
-  std::string ArgText;
-  if (!buildKey(A, N, ArgText, 0))
+  if (!buildKey(A, N, 0))
     return -1;
-  std::string Text;
   bool DirectMember = false; // `p->f` with `&x`: f is a member of x itself
+  bool Arrows = false;       // the helper's path goes through a pointer
   if (AddrOf) {
     // p designates the argument's object itself.
-    if (Prefix == "*(" && Rest.starts_with(")")) {
-      Text = ArgText + Rest.drop_front(1).str();
-    } else if (Rest.starts_with("->")) {
-      Text = Prefix.str() + ArgText + "." + Rest.drop_front(2).str();
-      Rest = Rest.drop_front(2);
-      DirectMember = Prefix.empty() && !Rest.contains('.') &&
-                     !Rest.contains("->") && !Rest.contains("*(");
+    if (!Rest.empty() && Rest.front().Kind == KeyStep::Deref && Wraps == 1) {
+      Rest = Rest.drop_front(); // *p is x
+    } else if (!Rest.empty() && Rest.front().Kind == KeyStep::Arrow && Rest.front().D) {
+      KeyStep Member = Rest.front(); // p->f is x.f
+      Member.Kind = KeyStep::Member;
+      N.Path.push_back(Member);
+      Rest = Rest.drop_front();
+      DirectMember = Wraps == 0 && llvm::none_of(Rest, [](const KeyStep &S) {
+                       return S.isMember();
+                     });
     } else {
       return -1; // (&x)[i]
     }
   } else {
-    Text = Prefix.str() + ArgText + Rest.str();
     N.ViaPointer = true;
   }
-  if (!Prefix.empty() || Rest.contains("->") || Rest.contains("*("))
+  for (const KeyStep &S : Rest)
+    Arrows |= S.Kind == KeyStep::Arrow;
+  N.Path.append(Rest.begin(), Rest.end());
+  if (Wraps || Arrows)
     N.ViaPointer = true;
   if (K.Field) {
     // `l->epoch` with `&ts->lk`: epoch held by lk (with `&g`: by g), as if
@@ -85,7 +89,7 @@ int FunctionClassifier::mapKey(const LocationKey &K, const CallExpr *CE,
       N.Outer = Holder;
     N.Field = K.Field;
   }
-  N.Text = Text;
+  N.spell();
   if (N.isLocal() && !KeepLocal)
     return -1;
   return internKey(N);

@@ -356,8 +356,7 @@ const SharedMemory::Source *SharedMemory::of(const LocationKey &K) const {
     if (const Source *S = uapiSource(F))
       return S;
     // The target of a pointer member: `*(sq->ktail)`, `sq->array[]`.
-    StringRef Text = K.Text;
-    if (F->getType()->isPointerType() && (Text.starts_with("*(") || Text.ends_with("]")))
+    if (F->getType()->isPointerType() && (K.isDeref() || K.isElement()))
       if (auto It = Pointers.find(F); It != Pointers.end())
         return &It->second;
     return nullptr;
