@@ -154,16 +154,28 @@ bool FunctionClassifier::opensWithRelease(int Key) const {
 }
 
 /// Some path runs increment of Key, a store to other non-local data, and
-/// another increment of Key, in that order (by reverse post-order).
+/// another increment of Key, in that order (by reverse post-order). The
+/// data lies between the two at this function's level: a store that a
+/// helper seen through makes after its own opening increment, or before its
+/// own closing one, is that helper's, not a section spanning two calls (a
+/// test that calls two functions, each of which bumps a pending count).
 bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
   // Over the CFG's paths (a loop's body may come after its exit in reverse
   // post-order): an increment, a store to other non-local data, and another
   // increment. State per block entry, joined by "on some path".
+  static const Stmt *const Many = reinterpret_cast<const Stmt *>(1);
   struct St {
     bool Open = false, Stored = false, Fence = false;
+    const Stmt *OpenCall = nullptr; // the helper call the opening came from
+    const Stmt *StoredIn = nullptr; // the one call all stores came from,
+                                    // Many: the function's own or several
     bool operator==(const St &O) const {
-      return Open == O.Open && Stored == O.Stored && Fence == O.Fence;
+      return Open == O.Open && Stored == O.Stored && Fence == O.Fence &&
+             OpenCall == O.OpenCall && StoredIn == O.StoredIn;
     }
+  };
+  auto JoinCall = [](const Stmt *A, const Stmt *B) {
+    return !A ? B : !B ? A : A == B ? A : Many;
   };
   const CFG &G = *T.Cfg;
   std::vector<St> In(G.getNumBlockIDs());
@@ -179,16 +191,19 @@ bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
     St S = In[B->getBlockID()];
     for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
       bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
+      const Stmt *Call = Ev.Via ? Ev.S : nullptr;
       if (Write && Ev.Key == Key && Ev.Increment) {
-        if (S.Stored) {
+        if (S.Stored && (!Call || S.StoredIn != Call)) {
           if (Fenced)
             *Fenced = S.Fence;
           return true;
         }
-        S = St{true, false, false};
+        S = St{true, false, false, Call, nullptr};
       } else if (Write && S.Open && Ev.Key != Key &&
-                 (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal())) {
+                 (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()) &&
+                 (!Call || Call != S.OpenCall)) {
         S.Stored = true;
+        S.StoredIn = JoinCall(S.StoredIn, Call ? Call : Many);
       } else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && S.Open) {
         S.Fence = true;
       }
@@ -197,7 +212,14 @@ bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
       if (!Succ)
         continue;
       St &N = In[Succ->getBlockID()];
-      St J{N.Open || S.Open, N.Stored || S.Stored, N.Fence || S.Fence};
+      // Two openings from different calls (or one from the function
+      // itself): the function's own.
+      const Stmt *OpenCall = !N.Open ? S.OpenCall
+                             : !S.Open ? N.OpenCall
+                             : N.OpenCall == S.OpenCall ? S.OpenCall
+                                                        : nullptr;
+      St J{N.Open || S.Open, N.Stored || S.Stored, N.Fence || S.Fence, OpenCall,
+           JoinCall(N.StoredIn, S.StoredIn)};
       if (!(J == N)) {
         N = J;
         if (!Queued[Succ->getBlockID()]) {
