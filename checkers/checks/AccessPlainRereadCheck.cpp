@@ -47,12 +47,11 @@ using namespace clang;
 namespace seqlint {
 namespace {
 
-/// Checked loads by key, and the locks that may be held: while any is held
-/// (on some path), plain accesses are protected and marked loads do not
-/// start a check.
+/// Checked loads by key. While a lock may be held (on some path: the
+/// may-held part of the function's lock sets), plain accesses are protected
+/// and marked loads do not start a check.
 struct ReadState {
   llvm::DenseMap<int, const Event *> Checks; // key -> checked load
-  MayLockSet Locks;
 };
 
 class AccessPlainRereadCheck : public Check {
@@ -66,7 +65,8 @@ public:
     if (!hasMarkedCheckedLoad(T))
       return;
     const CFG &G = *T.Cfg;
-    Locks.emplace(T);
+    std::optional<FunctionAnalyses> Local;
+    Held = &analysesOf(T, Local).locks();
     Flow F{*this, T, std::vector<unsigned>(G.getNumBlockIDs(), ~0u)};
     ForwardDataflow<ReadState, Flow> Solver(G, F);
     for (unsigned I = 0; I != Solver.order().size(); ++I)
@@ -78,6 +78,7 @@ public:
         ReadState S = *In;
         transfer(T, *B, S, /*Report=*/true);
       }
+    Held = nullptr;
   }
 
   void translationUnitDone(Classifier &) override;
@@ -86,8 +87,7 @@ private:
   /// The dataflow policy (core/Dataflow.h). Checked loads flow along forward
   /// edges only: across a loop back edge (to a block not after its source in
   /// reverse post-order) a read in the next iteration is a fresh read, not a
-  /// re-read of the value checked in this one. The locks that may be held
-  /// flow along every edge. Where checked loads of one key meet, the one
+  /// re-read of the value checked in this one. Where checked loads of one key meet, the one
   /// first in the source stands for them (the one checked on the then-branch
   /// of an if/else), whatever order the blocks are visited in.
   struct Flow {
@@ -118,9 +118,6 @@ private:
           }
           Changed |= New;
         }
-      // A trylock's lock flows along its successful edge only.
-      Changed |=
-          Into.Locks.join(Owner.Locks->alongEdge(Out.Locks, From, SuccIndex));
       return Changed;
     }
   };
@@ -189,15 +186,14 @@ private:
 
   void transfer(const FunctionTrace &T, const CFGBlock &B, ReadState &S, bool Report) {
     for (const Event &E : T.Blocks[B.getBlockID()].Events) {
-      Locks->enter(E, S.Locks);
       switch (E.Kind) {
       case EventKind::Load:
         if (isCheckedMarkedLoad(T, E)) {
-          if (!S.Locks.any())
+          if (!Held->mayHold(E))
             S.Checks[E.Key] = &E;
           break;
         }
-        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !S.Locks.any()) {
+        if (E.Ord == Order::Plain && !E.Api && E.Key >= 0 && !Held->mayHold(E)) {
           auto It = S.Checks.find(E.Key);
           if (It != S.Checks.end() && Report &&
               !disjointBits(T, *It->second, E) &&
@@ -214,11 +210,7 @@ private:
           S.Checks.clear();
         break;
       case EventKind::Lock:
-        Locks->step(E, S.Locks);
         S.Checks.clear(); // checks made before the lock are over
-        break;
-      case EventKind::Unlock:
-        Locks->step(E, S.Locks);
         break;
       case EventKind::LocalDef:
         for (auto It = S.Checks.begin(); It != S.Checks.end();) {
@@ -374,9 +366,8 @@ private:
   llvm::DenseSet<const FunctionDecl *> Traced;
   FreshFinder::Memo FreshHelpers;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
-  /// The may-held lock transfer of the function being analysed
-  /// (functionDone()), the same as AccessContext's.
-  std::optional<MayLockTransfer> Locks;
+  /// The lock sets of the function being analysed (functionDone()).
+  const LockSets *Held = nullptr;
   const FunctionDecl *FreshOf = nullptr; // whose fresh locals Fresh holds
   llvm::DenseSet<const VarDecl *> Fresh;
   void forgetUnit() {

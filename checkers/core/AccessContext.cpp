@@ -12,79 +12,6 @@ using namespace llvm;
 
 namespace seqlint {
 
-void MayLockSet::lock(int Key, SourceRange Scope) {
-  if (Key < -1)
-    Key = -1;
-  Entry N{Key, Scope};
-  auto It = std::lower_bound(Held.begin(), Held.end(), N);
-  if (It == Held.end() || !(*It == N))
-    Held.insert(It, N);
-  Scoped |= Scope.isValid();
-}
-
-void MayLockSet::unlock(int Key) {
-  if (Key < -1)
-    Key = -1;
-  auto It = std::lower_bound(Held.begin(), Held.end(), Entry{Key, {}});
-  if (It != Held.end() && It->Key == Key) {
-    Held.erase(It);
-    return;
-  }
-  // Not seen taken: forget one, conservatively the unknown one first (it
-  // sorts first).
-  if (!Held.empty())
-    Held.erase(Held.begin());
-}
-
-void MayLockSet::leaveScopes(const SourceManager &SM, SourceLocation Loc) {
-  if (!Scoped)
-    return;
-  Held.erase(std::remove_if(Held.begin(), Held.end(),
-                            [&](const Entry &E) {
-                              return E.Scope.isValid() &&
-                                     leftScope(SM, E.Scope, Loc);
-                            }),
-             Held.end());
-}
-
-bool MayLockSet::join(const MayLockSet &O) {
-  bool Grew = false;
-  for (const Entry &N : O.Held) {
-    auto It = std::lower_bound(Held.begin(), Held.end(), N);
-    if (It == Held.end() || !(*It == N)) {
-      Held.insert(It, N);
-      Grew = true;
-    }
-  }
-  Scoped |= O.Scoped;
-  return Grew;
-}
-
-MayLockTransfer::MayLockTransfer(const FunctionTrace &T)
-    : T(T), SM(T.FD->getASTContext().getSourceManager()),
-      Trylocks(T) {}
-
-void MayLockTransfer::enter(const Event &E, MayLockSet &S) const {
-  S.leaveScopes(SM, E.Loc);
-}
-
-void MayLockTransfer::step(const Event &E, MayLockSet &S) const {
-  if (E.Kind == EventKind::Lock) {
-    if (!Trylocks.tested(E)) // else taken on its successful edge
-      S.lock(E.Key, guardScope(T, E));
-  } else if (E.Kind == EventKind::Unlock) {
-    S.unlock(E.Key);
-  }
-}
-
-MayLockSet MayLockTransfer::alongEdge(const MayLockSet &S, const CFGBlock &B,
-                                      unsigned SuccIndex) const {
-  MayLockSet Out = S;
-  if (std::optional<int> K = Trylocks.lockOn(B, SuccIndex))
-    Out.lock(*K);
-  return Out;
-}
-
 namespace {
 
 enum class Tri : unsigned char { Closed, Open, Maybe };
@@ -92,19 +19,18 @@ Tri joinTri(Tri A, Tri B) { return A == B ? A : Tri::Maybe; }
 
 struct State {
   bool Reached = false;
-  MayLockSet Locks;
   std::vector<Tri> W, R;
   std::vector<const Event *> RBegin;
   bool operator==(const State &O) const {
-    return Reached == O.Reached && Locks == O.Locks && W == O.W && R == O.R &&
-           RBegin == O.RBegin;
+    return Reached == O.Reached && W == O.W && R == O.R && RBegin == O.RBegin;
   }
 };
 
 class Scan : public DataflowPolicy<State> {
 public:
-  Scan(const FunctionTrace &T, const ValidatedBegins &Validated)
-      : T(T), Validated(Validated), Locks(T) {
+  Scan(const FunctionTrace &T, const ValidatedBegins &Validated,
+       const LockSets &Locks)
+      : T(T), Validated(Validated), Locks(Locks) {
     for (int K : T.Counters)
       Counters.push_back(K);
     llvm::sort(Counters);
@@ -128,9 +54,8 @@ public:
         continue;
       State S = *In;
       for (const Event &E : T.Blocks[B->getBlockID()].Events) {
-        Locks.enter(E, S.Locks);
         AccessContext C;
-        C.MayLocked = S.Locks.any();
+        C.MayLocked = Locks.mayHold(E);
         for (unsigned I = 0; I != Counters.size(); ++I) {
           if (S.W[I] != Tri::Closed) {
             C.MayInWriteSection = true;
@@ -147,20 +72,11 @@ public:
 
   // The dataflow policy (core/Dataflow.h).
   void transfer(const CFGBlock &B, State &S) {
-    for (const Event &E : T.Blocks[B.getBlockID()].Events) {
-      Locks.enter(E, S.Locks);
+    for (const Event &E : T.Blocks[B.getBlockID()].Events)
       step(E, S);
-    }
   }
-  // A trylock whose result the block's branch tests: its lock flows along
-  // the successful edge only.
-  void enter(State &Into, const State &From, const CFGBlock &B, unsigned I) {
-    Into = From;
-    Into.Locks = Locks.alongEdge(From.Locks, B, I);
-  }
-  bool join(State &Into, const State &From, const CFGBlock &B, unsigned I) {
+  bool join(State &Into, const State &From, const CFGBlock &, unsigned) {
     State Old = Into;
-    Into.Locks.join(Locks.alongEdge(From.Locks, B, I));
     for (size_t I = 0; I != Into.W.size(); ++I) {
       Into.W[I] = joinTri(Into.W[I], From.W[I]);
       Into.R[I] = joinTri(Into.R[I], From.R[I]);
@@ -214,10 +130,6 @@ private:
     case EventKind::Lock:
       if (I >= 0)
         S.R[I] = Tri::Closed; // the writer side of the seqlock: exclusive
-      Locks.step(E, S.Locks);
-      break;
-    case EventKind::Unlock:
-      Locks.step(E, S.Locks);
       break;
     default:
       break;
@@ -228,17 +140,18 @@ private:
   std::vector<int> Counters;
   DenseMap<int, unsigned> Slot;
   const ValidatedBegins &Validated;
-  MayLockTransfer Locks;
+  const LockSets &Locks;
 };
 
 } // namespace
 
 void scanAccessContexts(
     const FunctionTrace &T, const ValidatedBegins &Validated,
+    const LockSets &Locks,
     function_ref<void(const Event &, const AccessContext &)> Visit) {
   if (!T.Cfg)
     return;
-  Scan(T, Validated).run(Visit);
+  Scan(T, Validated, Locks).run(Visit);
 }
 
 } // namespace seqlint

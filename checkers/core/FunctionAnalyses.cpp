@@ -31,7 +31,7 @@ void FunctionAnalyses::accessContexts(
     return;
   }
   std::vector<std::pair<const Event *, AccessContext>> Seen;
-  scanAccessContexts(T, validatedBegins(),
+  scanAccessContexts(T, validatedBegins(), locks(),
                      [&](const Event &E, const AccessContext &C) {
                        Seen.emplace_back(&E, C);
                        Visit(E, C);

@@ -4,9 +4,10 @@
 // AnalysisDeclContext::getAnalysis<T>(): the section analysis and the checks
 // ask it for the facts they share, and each fact is worked out once, on
 // demand, for the function being analysed:
-//   - locks():           the must-held lock sets (core/LockAnalysis);
-//   - accessContexts():  may-held locks and open sections before each event
-//                        (core/AccessContext);
+//   - locks():           the must- and may-held lock sets before each
+//                        event, one lattice (core/LockAnalysis);
+//   - accessContexts():  whether a lock may be held, and the open sections,
+//                        before each event (core/AccessContext);
 //   - addressKeys():     loads that only compute a counter's address
 //                        (`p->d_inode` in `p->d_inode->i_dir_seq`);
 //   - validatedBegins(): the {counter, variable} pairs of begins that a
@@ -41,7 +42,7 @@ public:
 
   const FunctionTrace &trace() const { return T; }
 
-  /// Must-held locks before each event.
+  /// Must- and may-held locks before each event.
   const LockSets &locks();
   /// Keys of loads that only compute a counter's address.
   const llvm::DenseSet<int> &addressKeys();

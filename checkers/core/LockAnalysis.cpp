@@ -100,28 +100,36 @@ const Expr *stripCond(const Expr *E, bool &Negated) {
   return E;
 }
 
+/// The lattice: the locks every path holds, and the locks some path holds.
+struct LockState {
+  LockSet Must;
+  MayLockSet May;
+};
+
 class LockDataflow {
 public:
   LockDataflow(const FunctionTrace &T, LockSets &R)
-      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()) {}
+      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()), May(T) {}
   void run();
 
   // The dataflow policy (core/Dataflow.h). A trylock's lock flows along
   // one edge of the branch that tests it.
-  void transfer(const CFGBlock &B, LockSet &S) {
+  void transfer(const CFGBlock &B, LockState &S) {
     Branch = transfer(B, S, /*Record=*/false);
   }
-  void enter(LockSet &Into, const LockSet &Out, const CFGBlock &, unsigned I) {
-    Into = Out;
+  void enter(LockState &Into, const LockState &Out, const CFGBlock &B, unsigned I) {
+    Into.Must = Out.Must;
     if (Branch.Valid && (I == 0) == Branch.OnTrue)
-      add(Into, Branch.H);
+      add(Into.Must, Branch.H);
+    Into.May = May.alongEdge(Out.May, B, I);
   }
-  bool join(LockSet &Into, const LockSet &Out, const CFGBlock &, unsigned I) {
+  bool join(LockState &Into, const LockState &Out, const CFGBlock &B, unsigned I) {
+    bool Grew = Into.May.join(May.alongEdge(Out.May, B, I));
     if (!Branch.Valid || (I == 0) != Branch.OnTrue)
-      return meet(Into, Out);
-    LockSet Taken = Out;
+      return meet(Into.Must, Out.Must) | Grew;
+    LockSet Taken = Out.Must;
     add(Taken, Branch.H);
-    return meet(Into, Taken);
+    return meet(Into.Must, Taken) | Grew;
   }
 
 private:
@@ -133,14 +141,16 @@ private:
   unsigned lockFor(const Event &E, StringRef Api);
   void scopeOf(const Event &E, HeldLock &H);
   /// Applies the events of block B to S; records sets when Record.
-  Pending transfer(const CFGBlock &B, LockSet &S, bool Record);
+  Pending transfer(const CFGBlock &B, LockState &S, bool Record);
   static void add(LockSet &S, const HeldLock &H);
   static bool meet(LockSet &Into, const LockSet &From); // intersection
   unsigned intern(const LockSet &S);
+  unsigned intern(const MayLockSet &S);
 
   const FunctionTrace &T;
   LockSets &R;
   const SourceManager &SM;
+  MayLockTransfer May;
   DenseMap<int, unsigned> ByKey; // LocationKey -> lock index
   int Unnamed = -1;
   Pending Branch; // of the block transfer() last went through
@@ -240,10 +250,24 @@ unsigned LockDataflow::intern(const LockSet &S) {
   return R.Pool.size() - 1;
 }
 
-LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
+unsigned LockDataflow::intern(const MayLockSet &S) {
+  for (unsigned I = 0; I != R.MayPool.size(); ++I)
+    if (R.MayPool[I] == S)
+      return I;
+  R.MayPool.push_back(S);
+  return R.MayPool.size() - 1;
+}
+
+LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockState &State,
                                              bool Record) {
   Pending P;
+  LockSet &S = State.Must;
   for (const Event &E : T.Blocks[B.getBlockID()].Events) {
+    // The may-held part: only lock events, a tested trylock on its edge.
+    May.enter(E, State.May);
+    if (Record)
+      R.MayEventSet[&E] = intern(State.May);
+    May.step(E, State.May);
     // A guard is released when control leaves its scope.
     if (E.Loc.isValid())
       S.erase(std::remove_if(S.begin(), S.end(),
@@ -295,16 +319,17 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockSet &S,
 void LockDataflow::run() {
   const CFG &G = *T.Cfg;
   unsigned N = G.getNumBlockIDs();
-  // Sets only shrink, so this terminates; the budget is a safety net.
-  ForwardDataflow<LockSet, LockDataflow> Flow(G, *this);
-  Flow.solve(LockSet(), (2 * N + 4) * N, "locks", T.FD);
+  // Must-held sets only shrink and may-held sets only grow (over the
+  // function's lock keys), so this terminates; the budget is a safety net.
+  ForwardDataflow<LockState, LockDataflow> Flow(G, *this);
+  Flow.solve(LockState(), (2 * N + 4) * N, "locks", T.FD);
   R.BlockSet.assign(N, -1);
   for (const CFGBlock *B : Flow.order()) {
-    const LockSet *In = Flow.in(*B);
+    const LockState *In = Flow.in(*B);
     if (!In)
       continue;
-    R.BlockSet[B->getBlockID()] = intern(*In);
-    LockSet S = *In;
+    R.BlockSet[B->getBlockID()] = intern(In->Must);
+    LockState S = *In;
     transfer(*B, S, /*Record=*/true);
   }
 }
@@ -363,6 +388,11 @@ const LockSet *LockSets::before(const Event &E) const {
   return It == EventSet.end() ? nullptr : &Pool[It->second];
 }
 
+const MayLockSet *LockSets::mayBefore(const Event &E) const {
+  auto It = MayEventSet.find(&E);
+  return It == MayEventSet.end() ? nullptr : &MayPool[It->second];
+}
+
 const LockSet *LockSets::atBlockEntry(unsigned BlockID) const {
   if (BlockID >= BlockSet.size() || BlockSet[BlockID] < 0)
     return nullptr;
@@ -413,6 +443,79 @@ bool leftScope(const SourceManager &SM, SourceRange Scope, SourceLocation Loc) {
   return Scope.getEnd().isValid() && Loc.isValid() &&
          (SM.isBeforeInTranslationUnit(Loc, Scope.getBegin()) ||
           SM.isBeforeInTranslationUnit(Scope.getEnd(), Loc));
+}
+
+void MayLockSet::lock(int Key, SourceRange Scope) {
+  if (Key < -1)
+    Key = -1;
+  Entry N{Key, Scope};
+  auto It = std::lower_bound(Held.begin(), Held.end(), N);
+  if (It == Held.end() || !(*It == N))
+    Held.insert(It, N);
+  Scoped |= Scope.isValid();
+}
+
+void MayLockSet::unlock(int Key) {
+  if (Key < -1)
+    Key = -1;
+  auto It = std::lower_bound(Held.begin(), Held.end(), Entry{Key, {}});
+  if (It != Held.end() && It->Key == Key) {
+    Held.erase(It);
+    return;
+  }
+  // Not seen taken: forget one, conservatively the unknown one first (it
+  // sorts first).
+  if (!Held.empty())
+    Held.erase(Held.begin());
+}
+
+void MayLockSet::leaveScopes(const SourceManager &SM, SourceLocation Loc) {
+  if (!Scoped)
+    return;
+  Held.erase(std::remove_if(Held.begin(), Held.end(),
+                            [&](const Entry &E) {
+                              return E.Scope.isValid() &&
+                                     leftScope(SM, E.Scope, Loc);
+                            }),
+             Held.end());
+}
+
+bool MayLockSet::join(const MayLockSet &O) {
+  bool Grew = false;
+  for (const Entry &N : O.Held) {
+    auto It = std::lower_bound(Held.begin(), Held.end(), N);
+    if (It == Held.end() || !(*It == N)) {
+      Held.insert(It, N);
+      Grew = true;
+    }
+  }
+  Scoped |= O.Scoped;
+  return Grew;
+}
+
+MayLockTransfer::MayLockTransfer(const FunctionTrace &T)
+    : T(T), SM(T.FD->getASTContext().getSourceManager()),
+      Trylocks(T) {}
+
+void MayLockTransfer::enter(const Event &E, MayLockSet &S) const {
+  S.leaveScopes(SM, E.Loc);
+}
+
+void MayLockTransfer::step(const Event &E, MayLockSet &S) const {
+  if (E.Kind == EventKind::Lock) {
+    if (!Trylocks.tested(E)) // else taken on its successful edge
+      S.lock(E.Key, guardScope(T, E));
+  } else if (E.Kind == EventKind::Unlock) {
+    S.unlock(E.Key);
+  }
+}
+
+MayLockSet MayLockTransfer::alongEdge(const MayLockSet &S, const CFGBlock &B,
+                                      unsigned SuccIndex) const {
+  MayLockSet Out = S;
+  if (std::optional<int> K = Trylocks.lockOn(B, SuccIndex))
+    Out.lock(*K);
+  return Out;
 }
 
 LockSets computeLocks(const FunctionTrace &T) {

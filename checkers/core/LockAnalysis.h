@@ -1,10 +1,12 @@
 //===- LockAnalysis.h - which locks a function must hold at each event ----===//
 //
-// A forward must-dataflow over the function's CFG, like the lockset of
-// Clang's thread-safety analysis: a lock is held at a program point if every
-// path from the entry to it acquired the lock (or asserted it with
-// lockdep_assert_held()) and did not release it. Sets are intersected where
-// paths merge.
+// A forward dataflow over the function's CFG, like the lockset of Clang's
+// thread-safety analysis. Its lattice carries two sets: a lock must be held
+// at a program point if every path from the entry to it acquired the lock
+// (or asserted it with lockdep_assert_held()) and did not release it (sets
+// intersected where paths merge), and may be held if some path did (sets
+// united). The checks that need a lock to be held use the first; the ones
+// that report an access only when no lock can be held, the second.
 //
 // Locks are tracked per lock object: the LocationKey of the lock argument
 // (`&s->lock` -> `s->lock`). Across functions, a lock is identified by its
@@ -67,6 +69,43 @@ struct HeldLock {
 };
 using LockSet = llvm::SmallVector<HeldLock, 2>; // sorted by Lock
 
+/// Locks that may be held, by lock key (-1: a lock whose object is not
+/// known). Joining two paths keeps the locks of both.
+class MayLockSet {
+public:
+  bool any() const { return !Held.empty(); }
+  /// Takes Key; a scoped guard (Scope valid, core/LockAnalysis.h
+  /// guardScope()) only until control leaves Scope.
+  void lock(int Key, clang::SourceRange Scope = {});
+  /// Releases Key; a release of a lock not seen taken (another spelling,
+  /// taken by the caller) forgets one held lock, the unknown one first.
+  void unlock(int Key);
+  /// Releases the guards whose scope control has left at Loc.
+  void leaveScopes(const clang::SourceManager &SM, clang::SourceLocation Loc);
+  /// Union; true if this set grew.
+  bool join(const MayLockSet &O);
+  void clear() { Held.clear(); }
+  bool operator==(const MayLockSet &O) const { return Held == O.Held; }
+
+private:
+  struct Entry {
+    int Key;
+    clang::SourceRange Scope; // a guard's; invalid for a lock held to its unlock
+    bool operator==(const Entry &O) const {
+      return Key == O.Key && Scope == O.Scope;
+    }
+    bool operator<(const Entry &O) const {
+      if (Key != O.Key)
+        return Key < O.Key;
+      if (Scope.getBegin() != O.Scope.getBegin())
+        return Scope.getBegin() < O.Scope.getBegin();
+      return Scope.getEnd() < O.Scope.getEnd();
+    }
+  };
+  llvm::SmallVector<Entry, 2> Held; // sorted, unique
+  bool Scoped = false;              // some entry may have a scope
+};
+
 /// The must-held lock sets of one function.
 class LockSets {
 public:
@@ -77,6 +116,14 @@ public:
 
   /// Held just before E; null if E is unreachable (or not of this trace).
   const LockSet *before(const Event &E) const;
+  /// May be held just before E (taken on some path to it); null if E is
+  /// unreachable. Only lock events count here, as in MayLockTransfer.
+  const MayLockSet *mayBefore(const Event &E) const;
+  /// Some lock may be held just before E.
+  bool mayHold(const Event &E) const {
+    const MayLockSet *S = mayBefore(E);
+    return S && S->any();
+  }
   /// Held at the entry of a block; null if unreachable.
   const LockSet *atBlockEntry(unsigned BlockID) const;
   const LockDesc &desc(const HeldLock &H) const { return Locks[H.Lock]; }
@@ -87,9 +134,12 @@ public:
   llvm::DenseMap<const Event *, unsigned> EventSet;
   std::vector<int> BlockSet; // block id -> pool index, -1 if unreachable
   std::vector<LockSet> Pool;
+  llvm::DenseMap<const Event *, unsigned> MayEventSet; // into MayPool
+  std::vector<MayLockSet> MayPool;
 };
 
-/// Runs the lock dataflow over T.
+/// Runs the lock dataflow over T: one lattice, the must-held set and the
+/// may-held set together.
 LockSets computeLocks(const FunctionTrace &T);
 
 /// Same lock object across functions (same non-null declaration).
@@ -141,6 +191,30 @@ clang::SourceRange guardScope(const FunctionTrace &T, const Event &E);
 /// Has control left Scope at Loc (a guard of that scope is released)?
 bool leftScope(const clang::SourceManager &SM, clang::SourceRange Scope,
                clang::SourceLocation Loc);
+
+/// The lock part of a may-held transfer, shared by the two may-held views
+/// (the access contexts below, access-plain-reread's checked loads) so that
+/// they agree with each other and with the must-held LockAnalysis: a guard
+/// is released where its scope ends, a trylock's lock is taken along its
+/// successful edge only.
+class MayLockTransfer {
+public:
+  explicit MayLockTransfer(const FunctionTrace &T);
+  /// Before E: releases the guards whose scope control has left.
+  void enter(const Event &E, MayLockSet &S) const;
+  /// E itself: a lock (not a tested trylock) takes its key, a guard with its
+  /// scope; an unlock releases.
+  void step(const Event &E, MayLockSet &S) const;
+  /// S along successor SuccIndex of B: with the lock of a trylock that B's
+  /// branch tests, on its successful edge.
+  MayLockSet alongEdge(const MayLockSet &S, const clang::CFGBlock &B,
+                       unsigned SuccIndex) const;
+
+private:
+  const FunctionTrace &T;
+  const clang::SourceManager &SM;
+  TrylockEdges Trylocks;
+};
 
 /// The kind of lock a declaration of type Ty is (spinlock_t ...).
 LockKind lockKindOfType(clang::QualType Ty);
