@@ -9,7 +9,7 @@
 
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
-#include <deque>
+#include <optional>
 
 using namespace clang;
 using namespace llvm;
@@ -159,74 +159,97 @@ bool FunctionClassifier::opensWithRelease(int Key) const {
 /// helper seen through makes after its own opening increment, or before its
 /// own closing one, is that helper's, not a section spanning two calls (a
 /// test that calls two functions, each of which bumps a pending count).
-bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
-  // Over the CFG's paths (a loop's body may come after its exit in reverse
-  // post-order): an increment, a store to other non-local data, and another
-  // increment. State per block entry, joined by "on some path".
-  static const Stmt *const Many = reinterpret_cast<const Stmt *>(1);
-  struct St {
-    bool Open = false, Stored = false, Fence = false;
-    const Stmt *OpenCall = nullptr; // the helper call the opening came from
-    const Stmt *StoredIn = nullptr; // the one call all stores came from,
-                                    // Many: the function's own or several
-    bool operator==(const St &O) const {
-      return Open == O.Open && Stored == O.Stored && Fence == O.Fence &&
-             OpenCall == O.OpenCall && StoredIn == O.StoredIn;
-    }
-  };
-  auto JoinCall = [](const Stmt *A, const Stmt *B) {
-    return !A ? B : !B ? A : A == B ? A : Many;
-  };
-  const CFG &G = *T.Cfg;
-  std::vector<St> In(G.getNumBlockIDs());
-  std::vector<bool> Queued(G.getNumBlockIDs());
-  std::deque<const CFGBlock *> Work(Rpo.begin(), Rpo.end());
-  for (const CFGBlock *B : Rpo)
-    Queued[B->getBlockID()] = true;
-  unsigned Steps = 0;
-  while (!Work.empty() && ++Steps < 20000) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
-    Queued[B->getBlockID()] = false;
-    St S = In[B->getBlockID()];
-    for (const Event &Ev : T.Blocks[B->getBlockID()].Events) {
+namespace {
+/// The dataflow of bracketsStores(): an increment of Key, a store to other
+/// non-local data, and another increment, on some path. State per block
+/// entry, joined by "on some path".
+struct BracketState {
+  bool Open = false, Stored = false, Fence = false;
+  const clang::Stmt *OpenCall = nullptr; // the helper call the opening came from
+  const clang::Stmt *StoredIn = nullptr; // the one call all stores came from,
+                                         // or Many (below)
+  bool operator==(const BracketState &O) const {
+    return Open == O.Open && Stored == O.Stored && Fence == O.Fence &&
+           OpenCall == O.OpenCall && StoredIn == O.StoredIn;
+  }
+};
+
+class BracketFlow : public DataflowPolicy<BracketState> {
+public:
+  using St = BracketState;
+
+  BracketFlow(const FunctionTrace &T, int Key) : T(T), Key(Key) {}
+
+  void transfer(const CFGBlock &B, St &S) { (void)step(B, S); }
+  bool join(St &Into, const St &From, const CFGBlock &, unsigned) {
+    // Two openings from different calls (or one from the function
+    // itself): the function's own.
+    const clang::Stmt *OpenCall = !Into.Open ? From.OpenCall
+                                  : !From.Open ? Into.OpenCall
+                                  : Into.OpenCall == From.OpenCall ? From.OpenCall
+                                                                   : nullptr;
+    St J{Into.Open || From.Open, Into.Stored || From.Stored, Into.Fence || From.Fence,
+         OpenCall, joinCall(Into.StoredIn, From.StoredIn)};
+    if (J == Into)
+      return false;
+    Into = J;
+    return true;
+  }
+
+  /// Runs B's events from S; the state at a closing increment that
+  /// brackets stores, if one does.
+  std::optional<St> step(const CFGBlock &B, St &S) const {
+    for (const Event &Ev : T.Blocks[B.getBlockID()].Events) {
       bool Write = Ev.Kind == EventKind::Store || Ev.Kind == EventKind::RMW;
-      const Stmt *Call = Ev.Via ? Ev.S : nullptr;
+      const clang::Stmt *Call = Ev.Via ? Ev.S : nullptr;
       if (Write && Ev.Key == Key && Ev.Increment) {
-        if (S.Stored && (!Call || S.StoredIn != Call)) {
-          if (Fenced)
-            *Fenced = S.Fence;
-          return true;
-        }
+        if (S.Stored && (!Call || S.StoredIn != Call))
+          return S;
         S = St{true, false, false, Call, nullptr};
       } else if (Write && S.Open && Ev.Key != Key &&
                  (Ev.Key < 0 || !T.Keys[Ev.Key].isLocal()) &&
                  (!Call || Call != S.OpenCall)) {
         S.Stored = true;
-        S.StoredIn = JoinCall(S.StoredIn, Call ? Call : Many);
+        S.StoredIn = joinCall(S.StoredIn, Call ? Call : many());
       } else if (Ev.Kind == EventKind::Barrier && (Ev.Bits & OrdSS) && S.Open) {
         S.Fence = true;
       }
     }
-    for (const CFGBlock *Succ : B->succs()) {
-      if (!Succ)
-        continue;
-      St &N = In[Succ->getBlockID()];
-      // Two openings from different calls (or one from the function
-      // itself): the function's own.
-      const Stmt *OpenCall = !N.Open ? S.OpenCall
-                             : !S.Open ? N.OpenCall
-                             : N.OpenCall == S.OpenCall ? S.OpenCall
-                                                        : nullptr;
-      St J{N.Open || S.Open, N.Stored || S.Stored, N.Fence || S.Fence, OpenCall,
-           JoinCall(N.StoredIn, S.StoredIn)};
-      if (!(J == N)) {
-        N = J;
-        if (!Queued[Succ->getBlockID()]) {
-          Queued[Succ->getBlockID()] = true;
-          Work.push_back(Succ);
-        }
-      }
+    return std::nullopt;
+  }
+
+private:
+  /// StoredIn for stores from the function itself or from several calls:
+  /// an address no statement has, never dereferenced.
+  static const clang::Stmt *many() {
+    static const char Marker = 0;
+    return reinterpret_cast<const clang::Stmt *>(&Marker);
+  }
+  static const clang::Stmt *joinCall(const clang::Stmt *A, const clang::Stmt *B) {
+    return !A ? B : !B ? A : A == B ? A : many();
+  }
+  const FunctionTrace &T;
+  int Key;
+};
+} // namespace
+
+bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
+  // Over the CFG's paths (a loop's body may come after its exit in reverse
+  // post-order), to a fixpoint; then the first closing increment, in
+  // reverse post-order, says whether a write barrier ran in the section.
+  BracketFlow Policy(T, Key);
+  ForwardDataflow<BracketFlow::St, BracketFlow> Flow(*T.Cfg, Policy);
+  Flow.solve(BracketFlow::St(), 50 * T.Cfg->getNumBlockIDs() + 1000, "writer-brackets",
+             T.FD);
+  for (const CFGBlock *B : Flow.order()) {
+    const BracketFlow::St *In = Flow.in(*B);
+    if (!In)
+      continue;
+    BracketFlow::St S = *In;
+    if (std::optional<BracketFlow::St> Closed = Policy.step(*B, S)) {
+      if (Fenced)
+        *Fenced = Closed->Fence;
+      return true;
     }
   }
   return false;

@@ -23,6 +23,8 @@
 // RUN: not %clang_plugin -fsyntax-only -fplugin-arg-seqlint-dataflow-budget=0 %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ZERO
 #include <linux/seqlock.h>
+#include <linux/compiler.h>
+#include <asm/barrier.h>
 
 struct obj {
 	seqcount_t sc;
@@ -58,15 +60,34 @@ int wait_ready(struct port *p, int tries)
 	return -1;
 }
 
+/* An open-coded writer: the search for its bracketed stores is a dataflow. */
+struct stat {
+	unsigned int seq;
+	int x;
+};
+
+void writer(struct stat *s, int n)
+{
+	while (n-- > 0) {
+		WRITE_ONCE(s->seq, s->seq + 1);
+		smp_wmb();
+		s->x = n;
+		smp_wmb();
+		WRITE_ONCE(s->seq, s->seq + 1);
+	}
+}
+
+// CUT-DAG: dataflow-cut analysis=writer-brackets function=writer budget=2
+// CUT-DAG: dataflow-budget.c:[[#@LINE-12]]:6: remark: seqlint: the writer-brackets analysis of 'writer' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 // CUT-DAG: dataflow-cut analysis=locks function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=sections function=reader budget=2
 // CUT-DAG: dataflow-cut analysis=access-context function=reader budget=2
-// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the access-context analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
-// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the locks analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
-// CUT-DAG: dataflow-budget.c:32:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:34:5: remark: seqlint: the access-context analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:34:5: remark: seqlint: the locks analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// CUT-DAG: dataflow-budget.c:34:5: remark: seqlint: the sections analysis of 'reader' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 
 // REREAD-DAG: dataflow-cut analysis=reread function=wait_ready budget=2
-// REREAD-DAG: dataflow-budget.c:53:5: remark: seqlint: the reread analysis of 'wait_ready' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
+// REREAD-DAG: dataflow-budget.c:55:5: remark: seqlint: the reread analysis of 'wait_ready' stopped at its budget of 2 block visits before reaching a fixpoint; findings in it may be missing
 
 // FULL: function reader
 // FULL: read-retry
