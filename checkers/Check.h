@@ -23,17 +23,17 @@ namespace seqlint {
 
 class FunctionAnalyses;
 class MacroIndex;
-class MpCollector;
+class UnitAnalyses;
 
 /// What every check may use while it runs over one translation unit.
 struct CheckContext {
   clang::ASTContext *Ctx = nullptr;
   const MacroIndex *Macros = nullptr;
   FindingSink *Sink = nullptr;
-  /// The message-passing sides of the TU (or, in a join, of every TU), one
-  /// collector for all the message-passing checks; set by the driver when
-  /// one of them is enabled.
-  MpCollector *MessagePassing = nullptr;
+  /// What is worked out about the whole TU (or, in a join, every TU),
+  /// shared by the checks (analyses/UnitAnalyses.h): the message-passing
+  /// sides; set by the driver for the length of the TU.
+  UnitAnalyses *Unit = nullptr;
   /// What is worked out about the function being analysed, shared by the
   /// checks (core/FunctionAnalyses.h); set by the driver around that
   /// function's section analysis and functionDone().
@@ -63,8 +63,8 @@ public:
   /// function does to data another one reads) report here. Traces are gone
   /// by then; a check keeps what it needs from functionDone().
   virtual void translationUnitDone(Classifier &C) {}
-  /// Does the check use CheckContext::MessagePassing (the driver then
-  /// provides one collector, shared, written to and read from summaries)?
+  /// Does the check use the TU's message-passing sides (the driver then
+  /// writes them to the summary, and runs the check in a join)?
   virtual bool usesMessagePassing() const { return false; }
 
 protected:

@@ -3,6 +3,7 @@
 #include "analyses/OneSided.h"
 #include "Check.h"
 #include "analyses/MessagePassing.h"
+#include "analyses/UnitAnalyses.h"
 #include "core/Classifier.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
@@ -664,7 +665,8 @@ std::string joinSummaries(ASTContext &Ctx, const MacroIndex &Macros,
   if (std::string Err = summaryFiles(Opts.JoinPaths, Files); !Err.empty())
     return Err;
   SourceManager &SM = Ctx.getSourceManager();
-  MpCollector Mp;
+  UnitAnalyses Unit;
+  MpCollector &Mp = Unit.messagePassing();
   std::vector<std::string> Enabled;
   for (const std::string &F : Files) {
     std::string Err;
@@ -676,7 +678,7 @@ std::string joinSummaries(ASTContext &Ctx, const MacroIndex &Macros,
   CC.Ctx = &Ctx;
   CC.Macros = &Macros;
   CC.Sink = &Filter;
-  CC.MessagePassing = &Mp;
+  CC.Unit = &Unit;
   Classifier Cl(Ctx, Macros, Macros.model());
   for (const CheckInfo &I : allChecks()) {
     if (!llvm::is_contained(Enabled, I.Name))
@@ -907,10 +909,9 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     }
   if (Checks.empty() && !Opts.DumpEvents && !Opts.Stats)
     return "";
-  // One collector of message-passing sides for the checks that use it.
-  std::optional<MpCollector> Mp;
-  if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); }))
-    CC.MessagePassing = &Mp.emplace();
+  // The TU-level analyses (the message-passing sides), made on demand.
+  UnitAnalyses Unit;
+  CC.Unit = &Unit;
   // Every analysis that stops at its budget is recorded here.
   DataflowLog Flow;
   Flow.BudgetOverride = Opts.DataflowBudget;
@@ -1024,6 +1025,12 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
   reportDataflowCuts(Flow, Opts);
+  // The sides of the TU when a check uses them (even none: the summary of
+  // a TU with no side still says so).
+  MpCollector *Mp =
+      llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); })
+          ? &Unit.messagePassing()
+          : nullptr;
   if (Opts.Stats) {
     Opts.Stats->Functions = Considered;
     countCoverage(Traces, Sections, Cl, *Opts.Stats);

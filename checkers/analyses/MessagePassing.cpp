@@ -1,5 +1,6 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
 #include "analyses/MessagePassing.h"
+#include "analyses/UnitAnalyses.h"
 #include "core/AstQueries.h"
 #include "core/BarrierScan.h"
 #include "core/FunctionAnalyses.h"
@@ -27,6 +28,8 @@ bool isAcquire(Order O) {
 bool isRelease(Order O) {
   return O == Order::Release || O == Order::AcqRel || O == Order::SeqCst;
 }
+
+MpCollector &MessagePassingCheck::mp() const { return Ctx->Unit->messagePassing(); }
 
 void MessagePassingCheck::functionDone(const FunctionTrace &T, Classifier &C) {
   MpCollector &Mp = mp();

@@ -259,8 +259,8 @@ bool isRelease(Order O);
 
 /// The base of mp-missing-barrier and barrier-unpaired: both use the
 /// message-passing sides of every function (with fix-its in the code base's
-/// own barrier spelling), collected once into the driver's shared collector,
-/// and match them at the end of the TU.
+/// own barrier spelling), collected once into the TU's collector
+/// (UnitAnalyses), and match them at the end of the TU.
 class MessagePassingCheck : public Check {
 public:
   using Check::Check;
@@ -273,7 +273,7 @@ public:
 protected:
   MpSpellings fixSpellings() const;
   /// This TU's sides, or every TU's in a join.
-  MpCollector &mp() const { return *Ctx->MessagePassing; }
+  MpCollector &mp() const;
   /// Join: the note of a pair whose two sides were never compiled together
   /// (two configurations of one file), at F's location.
   void noteConfigurations(Finding &F, const MpMatch &M) const;
