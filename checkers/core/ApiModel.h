@@ -213,6 +213,10 @@ bool isAssertionMacro(llvm::StringRef Name);
 bool isOnlineCpuCount(llvm::StringRef Name);
 /// data_race(expr): marks an intended race.
 bool isDataRaceMarker(llvm::StringRef MacroName);
+/// A header of the kernel's user-space ABI (`include/uapi/` in a kernel
+/// tree, `/usr/include/linux/` installed): its records are what user space
+/// and the kernel share (a mapped ring, an ioctl argument, a wire format).
+bool isUapiHeaderPath(llvm::StringRef File);
 
 // --- Builtins and calls outside the table -----------------------------------
 

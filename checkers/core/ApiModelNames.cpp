@@ -98,6 +98,10 @@ bool isAssertionMacro(StringRef N) {
 
 bool isOnlineCpuCount(StringRef N) { return N == "num_online_cpus"; }
 
+bool isUapiHeaderPath(StringRef File) {
+  return File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/");
+}
+
 bool isDataRaceMarker(StringRef N) { return N == "data_race"; }
 
 // --- Builtins and calls outside the table (ApiModel.h) ----------------------

@@ -270,9 +270,7 @@ void SharedMemory::addRecord(QualType Pointee, const Source &S, unsigned Depth) 
 /// or the installed /usr/include/linux/) that declares RD, "" if none.
 static StringRef uapiHeader(const RecordDecl *RD, const SourceManager &SM) {
   StringRef File = SM.getFilename(SM.getSpellingLoc(RD->getLocation()));
-  if (File.contains("/include/uapi/") || File.starts_with("/usr/include/linux/"))
-    return File;
-  return "";
+  return isUapiHeaderPath(File) ? File : StringRef();
 }
 
 namespace {
