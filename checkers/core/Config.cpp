@@ -194,32 +194,96 @@ private:
       yaml::Node *V = KV.getValue();
       if (!FirstError.empty())
         return (Error = FirstError, false);
-      std::vector<std::pair<std::string, yaml::Node *>> Names;
+      std::vector<Item> Names;
       if (auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V)) {
-        for (yaml::Node &Item : *Seq) {
-          std::string Name;
-          if (!scalar(&Item, Name, "a macro or function name", Error))
+        for (yaml::Node &N : *Seq)
+          if (!item(&N, *Spec, Names, Error))
             return false;
-          Names.push_back({Name, &Item});
-        }
-      } else {
-        std::string Name;
-        if (!scalar(V, Name, "a name or a list of names", Error))
-          return false;
-        Names.push_back({Name, V});
+      } else if (!item(V, *Spec, Names, Error)) {
+        return false;
       }
       if (!FirstError.empty())
         return (Error = FirstError, false);
-      for (const auto &[Name, Where] : Names) {
+      for (const Item &I : Names) {
+        const std::string &Name = I.Name;
         if (Name.empty() || !(isalpha((unsigned char)Name[0]) || Name[0] == '_'))
-          return fail(Where, "'" + Name + "' is not a C identifier", Error);
+          return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
         for (char C : Name)
           if (!isalnum((unsigned char)C) && C != '_')
-            return fail(Where, "'" + Name + "' is not a C identifier", Error);
-        Out.Apis.push_back({Name, Spec->Entry});
+            return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
+        ApiEntry E = Spec->Entry;
+        if (I.Arg >= 0)
+          E.CounterArg = I.Arg;
+        Out.Apis.push_back({Name, E});
       }
     }
     return true;
+  }
+
+  /// One name of a role: `my_lock`, or `{name: my_put_and_lock, arg: 1}`
+  /// when the object it acts on (the lock, the location) is not its first
+  /// argument.
+  struct Item {
+    std::string Name;
+    yaml::Node *Where = nullptr;
+    int Arg = -1; // -1: the role's default
+  };
+  bool item(yaml::Node *N, const RoleSpec &Spec, std::vector<Item> &Out,
+            std::string &Error) {
+    Item I;
+    I.Where = N;
+    auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+    if (!Map) {
+      if (!scalar(N, I.Name, "a name, or {name: ..., arg: N}", Error))
+        return false;
+      Out.push_back(std::move(I));
+      return true;
+    }
+    for (yaml::KeyValueNode &KV : *Map) {
+      std::string Key, Value;
+      if (!scalar(KV.getKey(), Key, "a key", Error) ||
+          !scalar(KV.getValue(), Value, "a value", Error))
+        return false;
+      if (Key == "name") {
+        I.Name = Value;
+      } else if (Key == "arg") {
+        unsigned A;
+        if (StringRef(Value).getAsInteger(10, A) || A > 7)
+          return fail(KV.getValue(), "'arg' must be an argument index from 0 to 7, not '" +
+                                         Value + "'",
+                      Error);
+        if (!takesObject(Spec.Entry.R))
+          return fail(KV.getKey(), "role '" + std::string(Spec.Name) +
+                                       "' acts on no argument; 'arg' is for locks, "
+                                       "accesses and section APIs",
+                      Error);
+        I.Arg = A;
+      } else {
+        return fail(KV.getKey(), "unknown key '" + Key + "'; expected 'name' or 'arg'",
+                    Error);
+      }
+    }
+    if (I.Name.empty())
+      return fail(N, "expected 'name' in {name: ..., arg: N}", Error);
+    Out.push_back(std::move(I));
+    return true;
+  }
+  /// A role whose API acts on one argument's object.
+  static bool takesObject(Role R) {
+    switch (R) {
+    case Role::Lock:
+    case Role::Unlock:
+    case Role::Load:
+    case Role::Store:
+    case Role::RMW:
+    case Role::ReadBegin:
+    case Role::ReadRetry:
+    case Role::WriteBegin:
+    case Role::WriteEnd:
+      return true;
+    default:
+      return false;
+    }
   }
 
   std::string Path;
