@@ -36,6 +36,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
 #include <array>
@@ -421,6 +422,30 @@ public:
     return true;
   }
 
+  /// `if (mode(obj)) a(); else b();`: a and b serve two configurations of
+  /// the object the condition tests (forcedeth's nv_alloc_rx() and
+  /// nv_alloc_rx_optimized(), chosen by nv_optimized(np) for a device's
+  /// descriptor format). A condition that tests no variable (in_irq(),
+  /// in_softirq()) is about the context, not the object: no pair.
+  bool VisitIfStmt(IfStmt *S) {
+    if (!Cur || !S->getElse() || !testsVariable(S->getCond()))
+      return true;
+    SmallPtrSet<const FunctionDecl *, 4> Then, Else;
+    calleesIn(S->getThen(), Then);
+    calleesIn(S->getElse(), Else);
+    for (const FunctionDecl *A : Then)
+      for (const FunctionDecl *B : Else)
+        if (!Else.count(A) && !Then.count(B)) {
+          Alternatives.insert({A, B});
+          Alternatives.insert({B, A});
+        }
+    return true;
+  }
+
+  /// Pairs of functions the TU calls on the two arms of one test of an
+  /// object's configuration.
+  DenseSet<std::pair<const FunctionDecl *, const FunctionDecl *>> Alternatives;
+
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() != BO_Assign)
       return true;
@@ -454,6 +479,27 @@ public:
 
 private:
   using Base = RecursiveASTVisitor<GraphBuilder>;
+  static bool testsVariable(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (isa<VarDecl>(DR->getDecl()))
+        return true;
+    for (const Stmt *C : S->children())
+      if (testsVariable(C))
+        return true;
+    return false;
+  }
+  static void calleesIn(const Stmt *S, SmallPtrSetImpl<const FunctionDecl *> &Out) {
+    if (!S)
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = calleeOf(CE))
+        if (const FunctionDecl *Def = F->getDefinition())
+          Out.insert(Def);
+    for (const Stmt *C : S->children())
+      calleesIn(C, Out);
+  }
   template <typename Fn> bool loop(Fn F) {
     ++LoopDepth;
     bool R = F();
@@ -652,6 +698,33 @@ public:
           Work.push_back(P);
     }
 
+    // Two writers serve two configurations of one object when a function
+    // the first is reached from (itself or a caller, two levels up) and one
+    // the second is reached from sit on the two arms of one test of the
+    // object, and neither leads to the other writer: the object runs one
+    // or the other.
+    auto Near = [](const DenseMap<const FunctionDecl *,
+                                  SmallVector<const FunctionDecl *, 4>> &Step,
+                   const FunctionDecl *F) {
+      SmallPtrSet<const FunctionDecl *, 8> Out{F};
+      for (const FunctionDecl *G : Step.lookup(F)) {
+        Out.insert(G);
+        for (const FunctionDecl *H : Step.lookup(G))
+          Out.insert(H);
+      }
+      return Out;
+    };
+    auto Alternatives = [&](const FunctionDecl *A, const FunctionDecl *B) {
+      if (A == B || GB.Alternatives.empty())
+        return false;
+      for (const FunctionDecl *X : Near(Callers, A))
+        for (const FunctionDecl *Y : Near(Callers, B))
+          if (GB.Alternatives.count({X, Y}) && !Near(Edges, Y).count(A) &&
+              !Near(Edges, X).count(B))
+            return true;
+      return false;
+    };
+
     // 3. Per entry, the locks held on entry to every function it reaches
     //    (intersection over the call sites: must-hold).
     DenseMap<const FunctionDecl *, DenseMap<const FunctionDecl *, GSet>> HeldIn; // entry -> fn -> set
@@ -740,6 +813,7 @@ public:
           for (const Ctx1 &B : Cs)
             if (A.E != B.E && !sharesGroup(*A.E, *B.E) &&
                 A.Level < contextLevel(B.E->Kind) && !commonLock(A.L, B.L) &&
+                !Alternatives(A.W->FD, B.W->FD) &&
                 (!Intr || contextLevel(B.E->Kind) > contextLevel(Intr->E->Kind)))
               Intr = &B;
           if (Intr) {
@@ -756,7 +830,7 @@ public:
         for (const Ctx1 &B : Cs) {
           if (!concurrent(*A.E, *B.E, *A.W))
             continue;
-          if (commonLock(A.L, B.L))
+          if (commonLock(A.L, B.L) || Alternatives(A.W->FD, B.W->FD))
             continue;
           reportPair(*A.E, *A.W, A.L, *B.E, *B.W, B.L);
           Reported.insert(A.W);
