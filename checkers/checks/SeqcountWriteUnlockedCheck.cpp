@@ -425,26 +425,34 @@ public:
   /// `if (mode(obj)) a(); else b();`: a and b serve two configurations of
   /// the object the condition tests (forcedeth's nv_alloc_rx() and
   /// nv_alloc_rx_optimized(), chosen by nv_optimized(np) for a device's
-  /// descriptor format). A condition that tests no variable (in_irq(),
-  /// in_softirq()) is about the context, not the object: no pair.
+  /// descriptor format). Only a test of a record counts: a condition on a
+  /// context (in_irq()) or on a number (the CPU, a budget) chooses between
+  /// calls that can run at the same time.
   bool VisitIfStmt(IfStmt *S) {
-    if (!Cur || !S->getElse() || !testsVariable(S->getCond()))
+    if (!Cur || !S->getElse())
+      return true;
+    SmallPtrSet<const RecordDecl *, 2> Tested;
+    testedRecords(S->getCond(), Tested);
+    if (Tested.empty())
       return true;
     SmallPtrSet<const FunctionDecl *, 4> Then, Else;
     calleesIn(S->getThen(), Then);
     calleesIn(S->getElse(), Else);
     for (const FunctionDecl *A : Then)
       for (const FunctionDecl *B : Else)
-        if (!Else.count(A) && !Then.count(B)) {
-          Alternatives.insert({A, B});
-          Alternatives.insert({B, A});
-        }
+        if (!Else.count(A) && !Then.count(B))
+          for (const RecordDecl *R : Tested) {
+            Alternatives[{A, B}].insert(R);
+            Alternatives[{B, A}].insert(R);
+          }
     return true;
   }
 
   /// Pairs of functions the TU calls on the two arms of one test of an
-  /// object's configuration.
-  DenseSet<std::pair<const FunctionDecl *, const FunctionDecl *>> Alternatives;
+  /// object, with the record types of the objects tested.
+  DenseMap<std::pair<const FunctionDecl *, const FunctionDecl *>,
+           SmallPtrSet<const RecordDecl *, 2>>
+      Alternatives;
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->getOpcode() != BO_Assign)
@@ -479,16 +487,20 @@ public:
 
 private:
   using Base = RecursiveASTVisitor<GraphBuilder>;
-  static bool testsVariable(const Stmt *S) {
+  /// The record types of the variables S reads (`np` of `struct fe_priv *`).
+  static void testedRecords(const Stmt *S, SmallPtrSetImpl<const RecordDecl *> &Out) {
     if (!S)
-      return false;
+      return;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      if (isa<VarDecl>(DR->getDecl()))
-        return true;
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+        QualType Ty = V->getType();
+        if (Ty->isPointerType())
+          Ty = Ty->getPointeeType();
+        if (const auto *RT = Ty->getAs<RecordType>())
+          Out.insert(cast<RecordDecl>(RT->getDecl()->getCanonicalDecl()));
+      }
     for (const Stmt *C : S->children())
-      if (testsVariable(C))
-        return true;
-    return false;
+      testedRecords(C, Out);
   }
   static void calleesIn(const Stmt *S, SmallPtrSetImpl<const FunctionDecl *> &Out) {
     if (!S)
@@ -714,14 +726,36 @@ public:
       }
       return Out;
     };
-    auto Alternatives = [&](const FunctionDecl *A, const FunctionDecl *B) {
+    // The test must be of the object that holds the counter (its record,
+    // or one that has it as a member).
+    auto Holds = [](const RecordDecl *R, const ValueDecl *Counter) {
+      const auto *F = dyn_cast_or_null<FieldDecl>(Counter);
+      if (!F)
+        return false;
+      const auto *P = cast<RecordDecl>(F->getParent()->getCanonicalDecl());
+      if (P == R)
+        return true;
+      if (const RecordDecl *Def = R->getDefinition())
+        for (const FieldDecl *M : Def->fields())
+          if (const auto *RT = M->getType()->getAs<RecordType>())
+            if (cast<RecordDecl>(RT->getDecl()->getCanonicalDecl()) == P)
+              return true;
+      return false;
+    };
+    auto Alternatives = [&](const WriteSite &WA, const WriteSite &WB) {
+      const FunctionDecl *A = WA.FD, *B = WB.FD;
       if (A == B || GB.Alternatives.empty())
         return false;
       for (const FunctionDecl *X : Near(Callers, A))
-        for (const FunctionDecl *Y : Near(Callers, B))
-          if (GB.Alternatives.count({X, Y}) && !Near(Edges, Y).count(A) &&
-              !Near(Edges, X).count(B))
-            return true;
+        for (const FunctionDecl *Y : Near(Callers, B)) {
+          auto It = GB.Alternatives.find({X, Y});
+          if (It == GB.Alternatives.end() || Near(Edges, Y).count(A) ||
+              Near(Edges, X).count(B))
+            continue;
+          for (const RecordDecl *R : It->second)
+            if (Holds(R, WA.Decl) && Holds(R, WB.Decl))
+              return true;
+        }
       return false;
     };
 
@@ -813,7 +847,7 @@ public:
           for (const Ctx1 &B : Cs)
             if (A.E != B.E && !sharesGroup(*A.E, *B.E) &&
                 A.Level < contextLevel(B.E->Kind) && !commonLock(A.L, B.L) &&
-                !Alternatives(A.W->FD, B.W->FD) &&
+                !Alternatives(*A.W, *B.W) &&
                 (!Intr || contextLevel(B.E->Kind) > contextLevel(Intr->E->Kind)))
               Intr = &B;
           if (Intr) {
@@ -830,7 +864,7 @@ public:
         for (const Ctx1 &B : Cs) {
           if (!concurrent(*A.E, *B.E, *A.W))
             continue;
-          if (commonLock(A.L, B.L) || Alternatives(A.W->FD, B.W->FD))
+          if (commonLock(A.L, B.L) || Alternatives(*A.W, *B.W))
             continue;
           reportPair(*A.E, *A.W, A.L, *B.E, *B.W, B.L);
           Reported.insert(A.W);

@@ -10,8 +10,9 @@
  * that also writes the statistics calls the extended ones, which a legacy
  * device never runs: the code's own test of the format says the two sets
  * are alternatives. An extended writer in NAPI is still interrupted by the
- * extended interrupt handler, and a writer chosen by a test of the context
- * (in_irq(), no object) is no alternative.
+ * extended interrupt handler. A writer chosen by a test of the context
+ * (in_irq()) or of a number (the budget) is no alternative: such a test
+ * picks one call per run, and two runs can overlap.
  */
 #include <linux/types.h>
 #include <linux/compiler.h>
@@ -158,4 +159,49 @@ int tx_open(struct tx_ring *r)
 {
 	netif_napi_add(r->dev, &r->napi, tx_poll);
 	return request_irq(3, tx_irq, 0, "tx", r);
+}
+
+/* Bug: the choice is by a number (the budget), not by the device. */
+struct cq {
+	u64 completions;
+	struct u64_stats_sync syncp;
+	struct napi_struct napi;
+	struct net_device *dev;
+};
+
+static void cq_count_bulk(struct cq *q, int n)
+{
+	u64_stats_update_begin(&q->syncp); // expected-warning {{write section of 'q->syncp' runs with bottom halves disabled when reached from 'cq_poll', but 'cq_irq' also writes it from a hard interrupt}}
+	q->completions += n;
+	u64_stats_update_end(&q->syncp);
+}
+
+static void cq_count_one(struct cq *q)
+{
+	u64_stats_update_begin(&q->syncp); // expected-warning {{write section of 'q->syncp' runs with bottom halves disabled when reached from 'cq_poll', but 'cq_irq' also writes it from a hard interrupt}}
+	q->completions++;
+	u64_stats_update_end(&q->syncp);
+}
+
+static int cq_poll(struct napi_struct *napi, int budget)
+{
+	struct cq *q = container_of(napi, struct cq, napi);
+
+	if (budget > 16)
+		cq_count_bulk(q, budget);
+	else
+		cq_count_one(q);
+	return 0;
+}
+
+static irqreturn_t cq_irq(int irq, void *data)
+{
+	cq_count_one(data);
+	return IRQ_HANDLED;
+}
+
+int cq_open(struct cq *q)
+{
+	netif_napi_add(q->dev, &q->napi, cq_poll);
+	return request_irq(4, cq_irq, 0, "cq", q);
 }
