@@ -109,7 +109,7 @@ struct LockState {
 class LockDataflow {
 public:
   LockDataflow(const FunctionTrace &T, LockSets &R)
-      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()), May(T) {}
+      : T(T), R(R), SM(T.FD->getASTContext().getSourceManager()) {}
   void run();
 
   // The dataflow policy (core/Dataflow.h). A trylock's lock flows along
@@ -117,29 +117,34 @@ public:
   void transfer(const CFGBlock &B, LockState &S) {
     Branch = transfer(B, S, /*Record=*/false);
   }
-  void enter(LockState &Into, const LockState &Out, const CFGBlock &B, unsigned I) {
-    Into.Must = Out.Must;
-    if (Branch.Valid && (I == 0) == Branch.OnTrue)
+  void enter(LockState &Into, const LockState &Out, const CFGBlock &, unsigned I) {
+    Into = Out;
+    if (takenAlong(I)) {
       add(Into.Must, Branch.H);
-    Into.May = May.alongEdge(Out.May, B, I);
+      Into.May.lock(Branch.Key);
+    }
   }
-  bool join(LockState &Into, const LockState &Out, const CFGBlock &B, unsigned I) {
-    bool Grew = Into.May.join(May.alongEdge(Out.May, B, I));
-    if (!Branch.Valid || (I == 0) != Branch.OnTrue)
-      return meet(Into.Must, Out.Must) | Grew;
-    LockSet Taken = Out.Must;
-    add(Taken, Branch.H);
-    return meet(Into.Must, Taken) | Grew;
+  bool join(LockState &Into, const LockState &Out, const CFGBlock &, unsigned I) {
+    if (!takenAlong(I))
+      return meet(Into.Must, Out.Must) | Into.May.join(Out.May);
+    LockState Taken = Out;
+    add(Taken.Must, Branch.H);
+    Taken.May.lock(Branch.Key);
+    return meet(Into.Must, Taken.Must) | Into.May.join(Taken.May);
   }
 
 private:
+  /// The trylock a block's branch tests: its lock, taken along one edge.
   struct Pending {
     HeldLock H;
+    int Key = -1;       // its LocationKey, for the may-held set
     bool OnTrue = true; // held on the true successor only
     bool Valid = false;
   };
+  /// Successor I of the block transfer() last went through takes the lock
+  /// of the trylock its branch tests.
+  bool takenAlong(unsigned I) const { return Branch.Valid && (I == 0) == Branch.OnTrue; }
   unsigned lockFor(const Event &E, StringRef Api);
-  void scopeOf(const Event &E, HeldLock &H);
   /// Applies the events of block B to S; records sets when Record.
   Pending transfer(const CFGBlock &B, LockState &S, bool Record);
   static void add(LockSet &S, const HeldLock &H);
@@ -150,19 +155,10 @@ private:
   const FunctionTrace &T;
   LockSets &R;
   const SourceManager &SM;
-  MayLockTransfer May;
   DenseMap<int, unsigned> ByKey; // LocationKey -> lock index
   int Unnamed = -1;
   Pending Branch; // of the block transfer() last went through
 };
-
-/// The guard variable's scope: the block that declares it (guard()) or
-/// the for statement of scoped_guard(), as a file range.
-void LockDataflow::scopeOf(const Event &E, HeldLock &H) {
-  SourceRange R = guardScope(T, E);
-  H.ScopeBegin = R.getBegin();
-  H.ScopeEnd = R.getEnd();
-}
 
 unsigned LockDataflow::lockFor(const Event &E, StringRef Api) {
   if (E.Key < 0) {
@@ -263,12 +259,8 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockState &State
   Pending P;
   LockSet &S = State.Must;
   for (const Event &E : T.Blocks[B.getBlockID()].Events) {
-    // The may-held part: only lock events, a tested trylock on its edge.
-    May.enter(E, State.May);
-    if (Record)
-      R.MayEventSet[&E] = intern(State.May);
-    May.step(E, State.May);
     // A guard is released when control leaves its scope.
+    State.May.leaveScopes(SM, E.Loc);
     if (E.Loc.isValid())
       S.erase(std::remove_if(S.begin(), S.end(),
                              [&](const HeldLock &H) {
@@ -278,8 +270,19 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockState &State
                                                 E.Loc);
                              }),
               S.end());
-    if (Record)
+    if (Record) {
+      R.MayEventSet[&E] = intern(State.May);
       R.EventSet[&E] = intern(S);
+    }
+    // A trylock that the block's branch tests is taken along one edge.
+    bool OnTrue = true;
+    bool Tested = trylockTestedBy(E, B, OnTrue);
+    SourceRange Scope = isLockAcquire(E) ? guardScope(T, E) : SourceRange();
+    // The may-held part: lock events only (not write_seqlock()).
+    if (E.Kind == EventKind::Lock && !Tested)
+      State.May.lock(E.Key, Scope);
+    else if (E.Kind == EventKind::Unlock)
+      State.May.unlock(E.Key);
     if (isLockAcquire(E)) {
       StringRef Api = lockApiName(E);
       HeldLock H;
@@ -288,10 +291,14 @@ LockDataflow::Pending LockDataflow::transfer(const CFGBlock &B, LockState &State
       H.Asserted = lockIsAssertion(Api);
       H.Scoped = lockIsScoped(Api);
       H.Loc = E.Loc;
-      if (H.Scoped)
-        scopeOf(E, H);
-      if (trylockTestedBy(E, B, P.OnTrue)) {
+      if (H.Scoped) {
+        H.ScopeBegin = Scope.getBegin();
+        H.ScopeEnd = Scope.getEnd();
+      }
+      if (Tested) {
         P.H = H;
+        P.Key = E.Key;
+        P.OnTrue = OnTrue;
         P.Valid = true;
         continue;
       }
@@ -361,20 +368,6 @@ bool trylockTestedBy(const Event &E, const CFGBlock &B, bool &HeldOnTrue) {
   // pthread_*_trylock() returns 0 on success.
   HeldOnTrue = Negated == tryLockZeroIsSuccess(Api);
   return true;
-}
-
-TrylockEdges::TrylockEdges(const FunctionTrace &T) {
-  if (!T.Cfg)
-    return;
-  for (const CFGBlock *B : *T.Cfg)
-    for (const Event &E : T.Blocks[B->getBlockID()].Events) {
-      bool OnTrue = true;
-      if (trylockTestedBy(E, *B, OnTrue)) {
-        Blocks[B->getBlockID()] = {E.Key, OnTrue};
-        Events.insert(&E);
-        break;
-      }
-    }
 }
 
 bool isLockRelease(const Event &E) {
@@ -491,31 +484,6 @@ bool MayLockSet::join(const MayLockSet &O) {
   }
   Scoped |= O.Scoped;
   return Grew;
-}
-
-MayLockTransfer::MayLockTransfer(const FunctionTrace &T)
-    : T(T), SM(T.FD->getASTContext().getSourceManager()),
-      Trylocks(T) {}
-
-void MayLockTransfer::enter(const Event &E, MayLockSet &S) const {
-  S.leaveScopes(SM, E.Loc);
-}
-
-void MayLockTransfer::step(const Event &E, MayLockSet &S) const {
-  if (E.Kind == EventKind::Lock) {
-    if (!Trylocks.tested(E)) // else taken on its successful edge
-      S.lock(E.Key, guardScope(T, E));
-  } else if (E.Kind == EventKind::Unlock) {
-    S.unlock(E.Key);
-  }
-}
-
-MayLockSet MayLockTransfer::alongEdge(const MayLockSet &S, const CFGBlock &B,
-                                      unsigned SuccIndex) const {
-  MayLockSet Out = S;
-  if (std::optional<int> K = Trylocks.lockOn(B, SuccIndex))
-    Out.lock(*K);
-  return Out;
 }
 
 LockSets computeLocks(const FunctionTrace &T) {

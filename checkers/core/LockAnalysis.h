@@ -33,9 +33,7 @@
 
 #include "core/Classifier.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,8 +72,8 @@ using LockSet = llvm::SmallVector<HeldLock, 2>; // sorted by Lock
 class MayLockSet {
 public:
   bool any() const { return !Held.empty(); }
-  /// Takes Key; a scoped guard (Scope valid, core/LockAnalysis.h
-  /// guardScope()) only until control leaves Scope.
+  /// Takes Key; a scoped guard (Scope valid, guardScope()) only until
+  /// control leaves Scope.
   void lock(int Key, clang::SourceRange Scope = {});
   /// Releases Key; a release of a lock not seen taken (another spelling,
   /// taken by the caller) forgets one held lock, the unknown one first.
@@ -117,7 +115,8 @@ public:
   /// Held just before E; null if E is unreachable (or not of this trace).
   const LockSet *before(const Event &E) const;
   /// May be held just before E (taken on some path to it); null if E is
-  /// unreachable. Only lock events count here, as in MayLockTransfer.
+  /// unreachable. Only lock events count here (a write_seqlock() does not),
+  /// a tested trylock along its successful edge, a guard to its scope's end.
   const MayLockSet *mayBefore(const Event &E) const;
   /// Some lock may be held just before E.
   bool mayHold(const Event &E) const {
@@ -160,29 +159,6 @@ bool isLockRelease(const Event &E);
 bool trylockTestedBy(const Event &E, const clang::CFGBlock &B,
                      bool &HeldOnTrue);
 
-/// The trylocks a function's branches test, for the may-held lock sets
-/// (AccessContext, access-plain-reread): each one's lock is taken along its
-/// successful edge, not at the call.
-class TrylockEdges {
-public:
-  explicit TrylockEdges(const FunctionTrace &T);
-  /// Is E a trylock whose lock is taken on an edge instead of at E?
-  bool tested(const Event &E) const { return Events.count(&E) > 0; }
-  /// The lock key taken along successor SuccIndex of B, if any.
-  std::optional<int> lockOn(const clang::CFGBlock &B, unsigned SuccIndex) const {
-    auto It = Blocks.find(B.getBlockID());
-    if (It == Blocks.end() || (SuccIndex == 0) != It->second.second)
-      return std::nullopt;
-    return It->second.first;
-  }
-
-private:
-  /// Block -> the key of the trylock its branch tests, and whether the
-  /// lock is held on the true successor.
-  llvm::DenseMap<unsigned, std::pair<int, bool>> Blocks;
-  llvm::DenseSet<const Event *> Events;
-};
-
 /// For a scoped guard (guard(), scoped_guard(): `class_*_constructor`), its
 /// scope as a file range: the block that declares the guard's variable, or
 /// the for statement of scoped_guard(). Invalid for any other lock, or when
@@ -191,30 +167,6 @@ clang::SourceRange guardScope(const FunctionTrace &T, const Event &E);
 /// Has control left Scope at Loc (a guard of that scope is released)?
 bool leftScope(const clang::SourceManager &SM, clang::SourceRange Scope,
                clang::SourceLocation Loc);
-
-/// The lock part of a may-held transfer, shared by the two may-held views
-/// (the access contexts below, access-plain-reread's checked loads) so that
-/// they agree with each other and with the must-held LockAnalysis: a guard
-/// is released where its scope ends, a trylock's lock is taken along its
-/// successful edge only.
-class MayLockTransfer {
-public:
-  explicit MayLockTransfer(const FunctionTrace &T);
-  /// Before E: releases the guards whose scope control has left.
-  void enter(const Event &E, MayLockSet &S) const;
-  /// E itself: a lock (not a tested trylock) takes its key, a guard with its
-  /// scope; an unlock releases.
-  void step(const Event &E, MayLockSet &S) const;
-  /// S along successor SuccIndex of B: with the lock of a trylock that B's
-  /// branch tests, on its successful edge.
-  MayLockSet alongEdge(const MayLockSet &S, const clang::CFGBlock &B,
-                       unsigned SuccIndex) const;
-
-private:
-  const FunctionTrace &T;
-  const clang::SourceManager &SM;
-  TrylockEdges Trylocks;
-};
 
 /// The kind of lock a declaration of type Ty is (spinlock_t ...).
 LockKind lockKindOfType(clang::QualType Ty);
