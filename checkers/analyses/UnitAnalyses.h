@@ -33,9 +33,6 @@ public:
       Mp.emplace();
     return *Mp;
   }
-  /// The collector if a check has used it, else null (no pairs to count,
-  /// no summary to write).
-  MpCollector *messagePassingIfUsed() { return Mp ? &*Mp : nullptr; }
 
 private:
   std::optional<MpCollector> Mp;

@@ -60,11 +60,8 @@ struct KeyStep {
   const void *Node = nullptr;          // StmtExpr: the expression
   unsigned Begin = 0, End = 0;         // its spelling: Text[Begin, End)
 
-  bool isRoot() const { return Kind <= StmtExpr; }
   /// A member step (`.f` or `->f`).
   bool isMember() const { return Kind == Member || Kind == Arrow; }
-  /// The same step, as spelled (members by name, offsets aside).
-  bool sameAs(const KeyStep &O) const;
 };
 
 /// A memory location as written in the source: `s->seq`, `x.y`, `*p`, `g`.

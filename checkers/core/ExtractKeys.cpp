@@ -21,6 +21,12 @@ using namespace llvm;
 
 namespace seqlint {
 
+/// How a variable appears in a key's text: unique per declaration.
+static std::string varTag(const VarDecl *V) {
+  return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
+}
+
+/// The same step, as spelled (members by name, offsets aside).
 static bool sameStep(const KeyStep &A, const KeyStep &B) {
   if (A.Kind != B.Kind)
     return false;
@@ -36,15 +42,13 @@ static bool sameStep(const KeyStep &A, const KeyStep &B) {
   }
 }
 
-bool KeyStep::sameAs(const KeyStep &O) const { return sameStep(*this, O); }
-
 void LocationKey::spell() {
   Text.clear();
   for (KeyStep &S : Path) {
     unsigned Begin = Text.size();
     switch (S.Kind) {
     case KeyStep::Var:
-      Text += detail::varTag(cast<VarDecl>(S.D));
+      Text += varTag(cast<VarDecl>(S.D));
       break;
     case KeyStep::This:
       Text += "this";
@@ -232,10 +236,6 @@ QualType accessedTypeOf(const LocationKey &K) {
 }
 
 namespace detail {
-
-std::string varTag(const VarDecl *V) {
-  return V->getName().str() + "@" + utohexstr(reinterpret_cast<uintptr_t>(V) >> 4, true);
-}
 
 /// P when E is `(T *)((unsigned long)P + off)`: an address moved by an
 /// integer offset, the way asm-generic and x86's this_cpu_ptr() reach this

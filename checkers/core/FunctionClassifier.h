@@ -39,8 +39,6 @@ Order orderFromArg(const clang::Expr *E, clang::ASTContext &Ctx);
 bool isIntLiteral(const clang::Expr *E, clang::ASTContext &Ctx, int64_t V);
 /// ~1, ~1U, -2, 0xfffffffe ...: a mask clearing only the low bit.
 bool isClearLowBitMask(const clang::Expr *E, clang::ASTContext &Ctx);
-/// How a variable appears in a key's text: unique per declaration.
-std::string varTag(const clang::VarDecl *V);
 /// `++m` (through an assignment chain), else null.
 const clang::UnaryOperator *preIncrement(const clang::Expr *Value);
 /// Value is `p + 1` or `p + 2` for an integer parameter p: an increment

@@ -153,12 +153,6 @@ bool FunctionClassifier::opensWithRelease(int Key) const {
   return false;
 }
 
-/// Some path runs increment of Key, a store to other non-local data, and
-/// another increment of Key, in that order (by reverse post-order). The
-/// data lies between the two at this function's level: a store that a
-/// helper seen through makes after its own opening increment, or before its
-/// own closing one, is that helper's, not a section spanning two calls (a
-/// test that calls two functions, each of which bumps a pending count).
 namespace {
 /// The dataflow of bracketsStores(): an increment of Key, a store to other
 /// non-local data, and another increment, on some path. State per block
@@ -167,7 +161,7 @@ struct BracketState {
   bool Open = false, Stored = false, Fence = false;
   const clang::Stmt *OpenCall = nullptr; // the helper call the opening came from
   const clang::Stmt *StoredIn = nullptr; // the one call all stores came from,
-                                         // or Many (below)
+                                         // or many() (below)
   bool operator==(const BracketState &O) const {
     return Open == O.Open && Stored == O.Stored && Fence == O.Fence &&
            OpenCall == O.OpenCall && StoredIn == O.StoredIn;
@@ -233,9 +227,15 @@ private:
 };
 } // namespace
 
+/// Some path runs increment of Key, a store to other non-local data, and
+/// another increment of Key, in that order (by reverse post-order). The
+/// data lies between the two at this function's level: a store that a
+/// helper seen through makes after its own opening increment, or before its
+/// own closing one, is that helper's, not a section spanning two calls (a
+/// test that calls two functions, each of which bumps a pending count).
 bool FunctionClassifier::bracketsStores(int Key, bool *Fenced) const {
-  // Over the CFG's paths (a loop's body may come after its exit in reverse
-  // post-order), to a fixpoint; then the first closing increment, in
+  // To a fixpoint over the CFG's paths (a loop's body may come after its
+  // exit in reverse post-order); then the first closing increment, in
   // reverse post-order, says whether a write barrier ran in the section.
   BracketFlow Policy(T, Key);
   ForwardDataflow<BracketFlow::St, BracketFlow> Flow(*T.Cfg, Policy);
