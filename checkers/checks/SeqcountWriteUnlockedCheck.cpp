@@ -746,8 +746,9 @@ public:
       const FunctionDecl *A = WA.FD, *B = WB.FD;
       if (A == B || GB.Alternatives.empty())
         return false;
+      auto FromB = Near(Callers, B);
       for (const FunctionDecl *X : Near(Callers, A))
-        for (const FunctionDecl *Y : Near(Callers, B)) {
+        for (const FunctionDecl *Y : FromB) {
           auto It = GB.Alternatives.find({X, Y});
           if (It == GB.Alternatives.end() || Near(Edges, Y).count(A) ||
               Near(Edges, X).count(B))
