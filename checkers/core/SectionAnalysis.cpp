@@ -1,6 +1,7 @@
 //===- SectionAnalysis.cpp ------------------------------------------------===//
 #include "core/SectionAnalysis.h"
 #include "core/FunctionAnalyses.h"
+#include "core/BarrierScan.h"
 #include "core/Dataflow.h"
 
 #include "clang/AST/Decl.h"
@@ -654,7 +655,9 @@ private:
   template <typename Fn>
   void unordered(const Event *Bad, int Counter, unsigned Needed, const Event &Access,
                  Fn Missing) {
-    if (Bad)
+    // A barrier the wrong-kind check does not judge (bare inline asm that
+    // orders the wrong way) leaves the access as unordered as no barrier.
+    if (Bad && isJudgedBarrier(*Bad))
       Obs.sectionBarrierWrongKind(T, Counter, *Bad, Needed, Access);
     else
       Missing();
