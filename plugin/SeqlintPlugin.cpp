@@ -153,7 +153,7 @@ protected:
         D.Report(D.getCustomDiagID(DiagnosticsEngine::Error, "seqlint: %0")) << Err;
         return std::make_unique<NullConsumer>();
       }
-      if (!Cfg.Apis.empty())
+      if (Cfg.extendsModel())
         Model = std::make_unique<ApiModel>(Cfg.model());
     }
     DriverOptions O;

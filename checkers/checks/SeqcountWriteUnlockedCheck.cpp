@@ -292,12 +292,14 @@ unsigned char contextLevel(EntryKind K) {
   case EntryKind::Xmit:
   case EntryKind::Hook:
   case EntryKind::RxHandler:
+  case EntryKind::SoftIrq:
     return ExclBH;
   case EntryKind::Work:
   case EntryKind::IrqThread:
   case EntryKind::KThread:
   case EntryKind::Thread:
   case EntryKind::Syscall:
+  case EntryKind::Process:
     return ExclNone;
   }
   return ExclNone;
@@ -328,6 +330,8 @@ const char *entryKindName(EntryKind K) {
   case EntryKind::Hook: return "a netfilter hook (softirq)";
   case EntryKind::RxHandler: return "an rx handler (softirq)";
   case EntryKind::Syscall: return "a system call handler (process context)";
+  case EntryKind::SoftIrq: return "a softirq callback";
+  case EntryKind::Process: return "a process-context callback";
   }
   return "an entry point";
 }
@@ -362,12 +366,23 @@ const FunctionDecl *functionRef(const Expr *E) {
   return nullptr;
 }
 
-std::optional<EntryKind> memberEntryKind(const FieldDecl *F) {
+/// The record's name, or the typedef's of an anonymous one (`typedef
+/// struct { ... } ops_t;`).
+StringRef recordName(const RecordDecl *R) {
+  if (!R)
+    return StringRef();
+  if (R->getIdentifier())
+    return R->getName();
+  if (const TypedefNameDecl *TD = R->getTypedefNameForAnonDecl())
+    return TD->getName();
+  return StringRef();
+}
+
+std::optional<EntryKind> memberEntryKind(const FieldDecl *F,
+                                         const ApiModel &Model) {
   if (!F || !F->getIdentifier())
     return std::nullopt;
-  const RecordDecl *R = F->getParent();
-  StringRef RN = R && R->getIdentifier() ? R->getName() : StringRef();
-  return entryMember(RN, F->getName());
+  return Model.entryMemberKind(recordName(F->getParent()), F->getName());
 }
 
 /// Call edges and entry-point registrations of the main file's functions.
@@ -404,8 +419,8 @@ public:
       return true;
     std::optional<EntryRegistrar> K = entryRegistrar(N);
     if (!K)
-      if (const ApiEntry *E = Model.lookup(N); E && E->StartsThread)
-        K = EntryRegistrar{EntryKind::Thread};
+      if (const ApiEntry *E = Model.lookup(N); E && E->Starts)
+        K = EntryRegistrar{*E->Starts};
     if (!K)
       return true;
     if (K->Threaded) {
@@ -461,7 +476,7 @@ public:
     if (!F)
       return true;
     if (const auto *ME = dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-      if (auto K = memberEntryKind(dyn_cast<FieldDecl>(ME->getMemberDecl())))
+      if (auto K = memberEntryKind(dyn_cast<FieldDecl>(ME->getMemberDecl()), Model))
         reg(F, *K, BO, NextGroup++, false);
     return true;
   }
@@ -479,7 +494,7 @@ public:
         break;
       const Expr *Init = S->getInit(I++);
       if (const FunctionDecl *Fn = functionRef(Init))
-        if (auto K = memberEntryKind(F))
+        if (auto K = memberEntryKind(F, Model))
           reg(Fn, *K, Init, NextGroup++, false);
     }
     return true;

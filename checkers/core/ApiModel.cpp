@@ -771,6 +771,16 @@ std::optional<EntryRegistrar> entryRegistrar(StringRef N) {
   return R;
 }
 
+std::optional<EntryKind> ApiModel::entryMemberKind(StringRef RN,
+                                                   StringRef FN) const {
+  if (!UserEntryMembers.empty() && !RN.empty()) {
+    auto It = UserEntryMembers.find((RN + "." + FN).str());
+    if (It != UserEntryMembers.end())
+      return It->second;
+  }
+  return entryMember(RN, FN);
+}
+
 std::optional<EntryKind> entryMember(StringRef RN, StringRef FN) {
   if (RN == "work_struct" && FN == "func")
     return EntryKind::Work;

@@ -92,9 +92,11 @@ enum class LockKind : unsigned char {
 };
 
 /// How a function the code registers runs: the contexts that call it.
+/// SoftIrq and Process are the contexts .seqlint.yaml declares
+/// (softirq-entry, process-entry) for a project's own registrations.
 enum class EntryKind : unsigned char {
   Work, Timer, HRTimer, Irq, IrqThread, KThread, Thread, Tasklet, IrqWork,
-  Napi, Xmit, Hook, RxHandler, Syscall
+  Napi, Xmit, Hook, RxHandler, Syscall, SoftIrq, Process
 };
 
 /// A call that registers a function (an argument) as an entry point.
@@ -129,9 +131,10 @@ struct ApiEntry {
   /// Lock: may fail; held where its nonzero result is tested true
   /// (.seqlint.yaml's trylock); built-in: lockIsTry().
   bool TryLock = false;
-  /// SideEffect: a function passed to the call runs as a thread
-  /// (.seqlint.yaml's thread-create); built-in: entryRegistrar().
-  bool StartsThread = false;
+  /// SideEffect: a function passed to the call runs as an entry point of
+  /// this kind (.seqlint.yaml's thread-create, hardirq-entry, ...);
+  /// built-in: entryRegistrar().
+  std::optional<EntryKind> Starts = std::nullopt;
   /// Returns memory no other thread can reach yet (.seqlint.yaml's
   /// allocator); not an entry of the table: ApiModel::allocates().
   bool Allocates = false;
@@ -281,6 +284,9 @@ unsigned asmBarrierBits(llvm::StringRef Text);
 /// barrier instruction in an asm string, a __sync_synchronize(), a C11 or
 /// GNU thread fence with its memory order.
 unsigned macroBodyBarrierBits(llvm::StringRef Body);
+/// The text of the string literals of a `#define` body that holds inline
+/// asm, lower-case and separated by spaces; "" when it holds none.
+std::string macroBodyAsmText(llvm::StringRef Body);
 /// The Linux barrier macros a fix-it may rename in place (smp_wmb ->
 /// smp_mb): smp_*, the mandatory and virt_* ones, smp_mb__{before,after}_atomic.
 bool isLinuxBarrierName(llvm::StringRef Name);
@@ -359,6 +365,11 @@ public:
   }
   /// Adds (or replaces) a user API from .seqlint.yaml.
   void addUser(llvm::StringRef Name, ApiEntry E) {
+    if (E.Starts && Name.contains('.')) {
+      // `record.field`: a member a function is stored into, not a call.
+      UserEntryMembers[Name] = *E.Starts;
+      return;
+    }
     if (E.Allocates) {
       // A property of the callee's result, not an event: the call itself
       // stays what it was (a helper seen through, an unknown call).
@@ -369,6 +380,19 @@ public:
     if (!llvm::is_contained(UserNames, Name))
       UserNames.push_back(Name.str());
   }
+  /// Declares that inline asm containing Spelling (any case, runs of white
+  /// space as one) orders Bits (Events.h's Ord*): .seqlint.yaml's
+  /// AsmBarriers, for an instruction the built-in table does not know.
+  void addUserAsm(llvm::StringRef Spelling, unsigned Bits);
+  /// What inline asm with this text orders: the longest spelling
+  /// .seqlint.yaml declares that occurs in it, else asmBarrierBits().
+  unsigned asmBits(llvm::StringRef Text) const;
+  /// macroBodyBarrierBits() with the asm spellings of asmBits().
+  unsigned macroBodyBits(llvm::StringRef Body) const;
+  /// The kind of entry point a function stored into Record's Field runs as:
+  /// a `record.field` .seqlint.yaml declares, else entryMember().
+  std::optional<EntryKind> entryMemberKind(llvm::StringRef Record,
+                                           llvm::StringRef Field) const;
   /// The names .seqlint.yaml added, in the order the file gives them: a
   /// project's own barriers, which its fix-its then spell.
   llvm::ArrayRef<std::string> userNames() const { return UserNames; }
@@ -385,6 +409,8 @@ private:
   llvm::StringMap<ApiEntry> Entries;
   std::vector<std::string> UserNames;
   llvm::StringSet<> UserAllocators;
+  llvm::StringMap<EntryKind> UserEntryMembers;        // "record.field"
+  std::vector<std::pair<std::string, unsigned>> UserAsm; // normalised spelling
   std::vector<DialectRule> Dialects;
   Dialect C11;
   void addDialects();

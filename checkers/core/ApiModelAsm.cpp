@@ -13,6 +13,8 @@
 #include "core/ApiModel.h"
 #include "core/Events.h"
 
+#include <cctype>
+
 using namespace llvm;
 
 namespace seqlint {
@@ -35,18 +37,23 @@ unsigned asmBarrierBits(StringRef S) {
   return 0;
 }
 
-unsigned macroBodyBarrierBits(StringRef Body) {
-  if (Body.contains("asm")) {
-    std::string Text;
-    for (size_t I = 0; I < Body.size(); ++I) {
-      if (Body[I] != '"')
-        continue;
-      for (++I; I < Body.size() && Body[I] != '"'; ++I)
-        Text += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
-      Text += ' ';
-    }
-    return asmBarrierBits(StringRef(Text).lower());
+std::string macroBodyAsmText(StringRef Body) {
+  if (!Body.contains("asm"))
+    return "";
+  std::string Text;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    if (Body[I] != '"')
+      continue;
+    for (++I; I < Body.size() && Body[I] != '"'; ++I)
+      Text += Body[I] == '\\' && I + 1 < Body.size() ? Body[++I] : Body[I];
+    Text += ' ';
   }
+  return StringRef(Text).lower();
+}
+
+unsigned macroBodyBarrierBits(StringRef Body) {
+  if (Body.contains("asm"))
+    return asmBarrierBits(macroBodyAsmText(Body));
   if (Body.contains("__sync_synchronize"))
     return OrdFull;
   if (!Body.contains("thread_fence"))
@@ -62,6 +69,55 @@ unsigned macroBodyBarrierBits(StringRef Body) {
   if (L.contains("release"))
     return OrdLS | OrdSS;
   return 0;
+}
+
+namespace {
+/// Lower case, each run of white space one space, trimmed.
+std::string normaliseAsm(StringRef S) {
+  std::string Out;
+  bool Space = false;
+  for (char C : S.trim()) {
+    if (isspace((unsigned char)C)) {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += (char)tolower((unsigned char)C);
+  }
+  return Out;
+}
+} // namespace
+
+void ApiModel::addUserAsm(StringRef Spelling, unsigned Bits) {
+  std::string S = normaliseAsm(Spelling);
+  for (auto &[Old, OldBits] : UserAsm)
+    if (Old == S) {
+      OldBits = Bits;
+      return;
+    }
+  UserAsm.push_back({std::move(S), Bits});
+}
+
+unsigned ApiModel::asmBits(StringRef Text) const {
+  if (!UserAsm.empty()) {
+    std::string T = normaliseAsm(Text);
+    const std::pair<std::string, unsigned> *Best = nullptr;
+    for (const auto &U : UserAsm)
+      if (StringRef(T).contains(U.first) &&
+          (!Best || U.first.size() > Best->first.size()))
+        Best = &U;
+    if (Best)
+      return Best->second;
+  }
+  return asmBarrierBits(Text);
+}
+
+unsigned ApiModel::macroBodyBits(StringRef Body) const {
+  if (UserAsm.empty() || !Body.contains("asm"))
+    return macroBodyBarrierBits(Body);
+  return asmBits(macroBodyAsmText(Body));
 }
 
 } // namespace seqlint

@@ -1,5 +1,6 @@
 //===- Config.cpp ---------------------------------------------------------===//
 #include "core/Config.h"
+#include "core/Events.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,10 +40,11 @@ ApiEntry lock(bool Shared, bool Try) {
   return E;
 }
 
-/// A call whose function argument runs as a thread (pthread_create()).
-ApiEntry starter() {
+/// A call whose function argument runs as an entry point of kind K
+/// (pthread_create(): a thread), or a member such a function is stored in.
+ApiEntry starter(EntryKind K) {
   ApiEntry E = make(Role::SideEffect);
-  E.StartsThread = true;
+  E.Starts = K;
   return E;
 }
 
@@ -79,12 +81,38 @@ const std::vector<RoleSpec> &roles() {
       {"read-trylock", lock(/*Shared=*/true, /*Try=*/true)},
       {"unlock", make(Role::Unlock)},
       {"pure", make(Role::Pure)},
-      {"thread-create", starter()},
+      {"thread-create", starter(EntryKind::Thread)},
+      {"hardirq-entry", starter(EntryKind::Irq)},
+      {"softirq-entry", starter(EntryKind::SoftIrq)},
+      {"process-entry", starter(EntryKind::Process)},
       {"allocator", allocator()},
       {"shared-memory", shared(Sharing::Process)},
       {"device-memory", shared(Sharing::Device)},
   };
   return R;
+}
+
+/// The kinds of AsmBarriers: what an instruction orders.
+struct AsmSpec {
+  const char *Name;
+  unsigned Bits;
+};
+const AsmSpec AsmKinds[] = {
+    {"full-barrier", OrdFull},
+    {"write-barrier", OrdSS},
+    {"read-barrier", OrdLL},
+    {"acquire-barrier", OrdLL | OrdLS},
+    {"release-barrier", OrdLS | OrdSS},
+    {"compiler-barrier", 0},
+};
+
+bool isIdentifier(StringRef S) {
+  if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
+    return false;
+  for (char C : S)
+    if (!isalnum((unsigned char)C) && C != '_')
+      return false;
+  return true;
 }
 
 class Parser {
@@ -119,7 +147,7 @@ public:
       return true;
     auto *Map = dyn_cast<yaml::MappingNode>(Root);
     if (!Map)
-      return fail(Root, "expected a mapping with 'Checks' and 'APIs' keys", Error);
+      return fail(Root, "expected a mapping with 'Checks', 'APIs' or 'AsmBarriers' keys", Error);
     for (yaml::KeyValueNode &KV : *Map) {
       std::string Key;
       if (!scalar(KV.getKey(), Key, "a key", Error))
@@ -133,9 +161,14 @@ public:
       } else if (Key == "APIs") {
         if (!apis(Value, Error))
           return false;
+      } else if (Key == "AsmBarriers") {
+        if (!asmBarriers(Value, Error))
+          return false;
       } else {
         return fail(KV.getKey(),
-                    "unknown key '" + Key + "'; expected 'Checks' or 'APIs'", Error);
+                    "unknown key '" + Key +
+                        "'; expected 'Checks', 'APIs' or 'AsmBarriers'",
+                    Error);
       }
     }
     if (!FirstError.empty())
@@ -206,16 +239,69 @@ private:
         return (Error = FirstError, false);
       for (const Item &I : Names) {
         const std::string &Name = I.Name;
-        if (Name.empty() || !(isalpha((unsigned char)Name[0]) || Name[0] == '_'))
+        // An entry point is registered by a call, or by storing the
+        // function into a member: `struct_name.field`.
+        auto [Record, Field] = StringRef(Name).split('.');
+        if (Spec->Entry.Starts && !Field.empty()) {
+          if (!isIdentifier(Record) || !isIdentifier(Field))
+            return fail(I.Where,
+                        "'" + Name +
+                            "' is neither a C identifier nor 'record.field'",
+                        Error);
+        } else if (!isIdentifier(Name)) {
           return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
-        for (char C : Name)
-          if (!isalnum((unsigned char)C) && C != '_')
-            return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
+        }
         ApiEntry E = Spec->Entry;
         if (I.Arg >= 0)
           E.CounterArg = I.Arg;
         Out.Apis.push_back({Name, E});
       }
+    }
+    return true;
+  }
+
+  /// AsmBarriers: a mapping from what an instruction orders to the asm
+  /// spellings that order it (`write-barrier: ["dmb oshst"]`).
+  bool asmBarriers(yaml::Node *N, std::string &Error) {
+    auto *Map = dyn_cast_or_null<yaml::MappingNode>(N);
+    if (!Map)
+      return fail(N, "expected a mapping from barrier kinds to lists of asm "
+                     "spellings, e.g. 'write-barrier: [\"dmb oshst\"]'",
+                  Error);
+    for (yaml::KeyValueNode &KV : *Map) {
+      std::string Kind;
+      if (!scalar(KV.getKey(), Kind, "a barrier kind", Error))
+        return false;
+      const AsmSpec *Spec = nullptr;
+      std::string Valid;
+      for (const AsmSpec &A : AsmKinds) {
+        if (Kind == A.Name)
+          Spec = &A;
+        Valid += (Valid.empty() ? "" : ", ") + std::string(A.Name);
+      }
+      if (!Spec)
+        return fail(KV.getKey(),
+                    "unknown barrier kind '" + Kind + "'; valid kinds: " + Valid,
+                    Error);
+      yaml::Node *V = KV.getValue();
+      if (!FirstError.empty())
+        return (Error = FirstError, false);
+      std::vector<yaml::Node *> Items;
+      if (auto *Seq = dyn_cast_or_null<yaml::SequenceNode>(V))
+        for (yaml::Node &I : *Seq)
+          Items.push_back(&I);
+      else
+        Items.push_back(V);
+      for (yaml::Node *I : Items) {
+        std::string Spelling;
+        if (!scalar(I, Spelling, "an asm spelling, e.g. \"dmb oshst\"", Error))
+          return false;
+        if (StringRef(Spelling).trim().empty())
+          return fail(I, "an asm spelling must not be empty", Error);
+        Out.AsmBarriers.push_back({Spelling, Spec->Bits});
+      }
+      if (!FirstError.empty())
+        return (Error = FirstError, false);
     }
     return true;
   }
@@ -304,6 +390,8 @@ ApiModel Config::model() const {
   ApiModel M = getApiModel();
   for (const auto &[Name, E] : Apis)
     M.addUser(Name, E);
+  for (const auto &[Spelling, Bits] : AsmBarriers)
+    M.addUserAsm(Spelling, Bits);
   return M;
 }
 

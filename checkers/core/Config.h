@@ -8,6 +8,9 @@
 //     write-barrier: [my_wmb]
 //     read-begin:    [my_seq_begin]
 //     read-retry:    [my_seq_retry]
+//     hardirq-entry: [my_request_irq, my_dev_ops.irq]
+//   AsmBarriers:
+//     write-barrier: ["dmb oshst"]
 //
 // Parsed with LLVM's YAML parser; errors carry file:line:column.
 //
@@ -26,7 +29,11 @@ struct Config {
   std::string Path;   // where it was read from ("" = none)
   std::string Checks; // the Checks: glob list ("" = none)
   std::vector<std::pair<std::string, ApiEntry>> Apis;
+  /// AsmBarriers: asm spellings and what they order (Events.h's Ord* bits).
+  std::vector<std::pair<std::string, unsigned>> AsmBarriers;
 
+  /// Does the file add to the built-in model (APIs, AsmBarriers)?
+  bool extendsModel() const { return !Apis.empty() || !AsmBarriers.empty(); }
   /// The built-in model plus this configuration's APIs.
   ApiModel model() const;
 };

@@ -306,7 +306,7 @@ void FunctionClassifier::classifyAsm(const GCCAsmStmt *AS, BlockEvents &B) {
   if (!Memory)
     return;
   std::string Text = StringRef(compat::asmString(AS)).lower();
-  unsigned Bits = asmBarrierBits(Text);
+  unsigned Bits = Model.asmBits(Text);
   // A compiler barrier here that a macro spells as a barrier instruction on
   // another architecture (libbpf_smp_rmb(): "" on x86, `dmb ishld` on
   // arm64): the ordering the code asks for is the weakly ordered one.

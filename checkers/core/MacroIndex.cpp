@@ -128,7 +128,7 @@ void MacroIndex::scanSkipped(StringRef Text) {
     if (!N)
       return;
     StringRef Name = L.take_front(N);
-    if (unsigned Bits = macroBodyBarrierBits(L.drop_front(N))) {
+    if (unsigned Bits = Model.macroBodyBits(L.drop_front(N))) {
       auto [It, New] = OtherArch.insert({Name, Bits});
       if (!New)
         It->second &= Bits; // the weakest architecture's barrier

@@ -111,7 +111,7 @@ private:
     Config Cfg;
     if (!loadConfig(Path, Cfg, Error))
       return nullptr;
-    if (Cfg.Apis.empty())
+    if (!Cfg.extendsModel())
       return nullptr;
     return std::make_unique<ApiModel>(Cfg.model());
   }
