@@ -18,7 +18,8 @@ Check::analysesOf(const FunctionTrace &T,
                   std::optional<FunctionAnalyses> &Local) const {
   if (Ctx && Ctx->Function && &Ctx->Function->trace() == &T)
     return *Ctx->Function;
-  Local.emplace(T);
+  assert(Ctx && Ctx->Cl && "a check's context has the TU's classifier");
+  Local.emplace(T, *Ctx->Cl);
   return *Local;
 }
 

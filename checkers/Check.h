@@ -38,6 +38,8 @@ struct CheckContext {
   /// checks (core/FunctionAnalyses.h); set by the driver around that
   /// function's section analysis and functionDone().
   FunctionAnalyses *Function = nullptr;
+  /// The TU's classifier; set by the driver for the length of the TU.
+  Classifier *Cl = nullptr;
 };
 
 /// Which functions a check needs to see. The driver builds a CFG only for

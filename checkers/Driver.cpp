@@ -680,6 +680,7 @@ std::string joinSummaries(ASTContext &Ctx, const MacroIndex &Macros,
   CC.Sink = &Filter;
   CC.Unit = &Unit;
   Classifier Cl(Ctx, Macros, Macros.model());
+  CC.Cl = &Cl;
   for (const CheckInfo &I : allChecks()) {
     if (!llvm::is_contained(Enabled, I.Name))
       continue;
@@ -918,6 +919,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
   DataflowLog::Scope FlowInForce(Flow);
   const ApiModel &Model = Macros.model();
   Classifier Cl(Ctx, Macros, Model);
+  CC.Cl = &Cl;
   std::string CounterErr;
   if (!Opts.KnownCountersIn.empty())
     CounterErr = readExternalCounters(Opts.KnownCountersIn, Ctx, Cl);
@@ -1013,7 +1015,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
         T = std::move(Again);
     // The analyses of this function, shared by the section analysis, the
     // checks and the dump; each is worked out once, when first asked for.
-    FunctionAnalyses FA(*T);
+    FunctionAnalyses FA(*T, Cl);
     CC.Function = &FA;
     if (Opts.DumpEvents && SM.isInMainFile(SM.getExpansionLoc(FD->getLocation())))
       dumpTrace(FA, SM, *Opts.DumpEvents);

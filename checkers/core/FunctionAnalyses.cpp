@@ -23,6 +23,12 @@ const ValidatedBegins &FunctionAnalyses::validatedBegins() {
   return *Validated;
 }
 
+SectionFlow &FunctionAnalyses::sections() {
+  if (!Sections)
+    Sections = SectionFlow::solve(*this, Cl);
+  return *Sections;
+}
+
 void FunctionAnalyses::accessContexts(
     function_ref<void(const Event &, const AccessContext &)> Visit) {
   if (Contexts) {
@@ -31,11 +37,11 @@ void FunctionAnalyses::accessContexts(
     return;
   }
   std::vector<std::pair<const Event *, AccessContext>> Seen;
-  scanAccessContexts(T, validatedBegins(), locks(),
-                     [&](const Event &E, const AccessContext &C) {
-                       Seen.emplace_back(&E, C);
-                       Visit(E, C);
-                     });
+  if (T.Cfg)
+    sections().accessContexts(locks(), [&](const Event &E, const AccessContext &C) {
+      Seen.emplace_back(&E, C);
+      Visit(E, C);
+    });
   Contexts = std::move(Seen);
 }
 

@@ -6,8 +6,11 @@
 // demand, for the function being analysed:
 //   - locks():           the must- and may-held lock sets before each
 //                        event, one lattice (core/LockAnalysis);
+//   - sections():        the section dataflow (core/SectionAnalysis), solved
+//                        once: the driver replays it into the checks;
 //   - accessContexts():  whether a lock may be held, and the open sections,
-//                        before each event (core/AccessContext);
+//                        before each event (core/AccessContext), read from
+//                        the same solved sections;
 //   - addressKeys():     loads that only compute a counter's address
 //                        (`p->d_inode` in `p->d_inode->i_dir_seq`);
 //   - validatedBegins(): the {counter, variable} pairs of begins that a
@@ -26,6 +29,7 @@
 #include "core/AccessContext.h"
 #include "core/Classifier.h"
 #include "core/LockAnalysis.h"
+#include "core/SectionAnalysis.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
@@ -36,7 +40,7 @@ namespace seqlint {
 
 class FunctionAnalyses {
 public:
-  explicit FunctionAnalyses(const FunctionTrace &T) : T(T) {}
+  FunctionAnalyses(const FunctionTrace &T, Classifier &C) : T(T), Cl(C) {}
   FunctionAnalyses(const FunctionAnalyses &) = delete;
   FunctionAnalyses &operator=(const FunctionAnalyses &) = delete;
 
@@ -49,15 +53,19 @@ public:
   bool isAddressKey(int Key) { return addressKeys().count(Key) > 0; }
   /// Begins validated by a retry of this function.
   const ValidatedBegins &validatedBegins();
+  /// The section dataflow, solved on the first call.
+  SectionFlow &sections();
   /// Calls Visit for every event of every reachable block, in reverse
   /// post-order, with the locks that may be held and the sections that may
-  /// be (write) or are (read) open before it. The first call runs the
-  /// dataflow; later calls replay what it saw.
+  /// be (write) or are (read) open before it. The first call replays the
+  /// solved sections; later calls replay what it saw.
   void accessContexts(
       llvm::function_ref<void(const Event &, const AccessContext &)> Visit);
 
 private:
   const FunctionTrace &T;
+  Classifier &Cl;
+  std::unique_ptr<SectionFlow> Sections;
   std::optional<LockSets> Locks;
   std::optional<llvm::DenseSet<int>> AddressKeys;
   std::optional<ValidatedBegins> Validated;

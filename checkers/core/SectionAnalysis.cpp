@@ -3,6 +3,7 @@
 #include "core/FunctionAnalyses.h"
 #include "core/BarrierScan.h"
 #include "core/Dataflow.h"
+#include "core/AccessContext.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ParentMap.h"
@@ -55,9 +56,16 @@ struct CounterState {
   // as accumTarget() encodes it). Sorted; a target re-initialized or
   // re-declared leaves both.
   std::vector<uintptr_t> RAccum, RCarried;
+  // What the access checks ask (core/AccessContext.h), in the same pass: a
+  // write section this function opened on some path (no caller-held entry
+  // state, no nesting: every begin opens, every end closes, an increment
+  // toggles), and a read section open on every path with its begin.
+  Tri AccW = Tri::Closed, AccR = Tri::Closed;
+  const Event *AccRBegin = nullptr;
 
   bool operator==(const CounterState &O) const {
-    return W == O.W && R == O.R && WNested == O.WNested &&
+    return W == O.W && R == O.R && AccW == O.AccW && AccR == O.AccR &&
+           AccRBegin == O.AccRBegin && WNested == O.WNested &&
            WEndedEntry == O.WEndedEntry && WEntryEnd == O.WEntryEnd &&
            WOpenArrived == O.WOpenArrived &&
            WNeedBarrier == O.WNeedBarrier &&
@@ -228,13 +236,16 @@ void joinInto(State &Into, const State &From, bool FromBranch) {
     A.RLoad = A.RUnordered ? pick(A.RLoad, B.RLoad) : nullptr;
     unite(A.RAccum, B.RAccum);
     unite(A.RCarried, B.RCarried);
+    A.AccW = join(A.AccW, B.AccW);
+    A.AccR = join(A.AccR, B.AccR);
+    A.AccRBegin = pick(A.AccRBegin, B.AccRBegin);
   }
 }
 
 class Analysis : public DataflowPolicy<State> {
 public:
-  Analysis(FunctionAnalyses &FA, Classifier &C, SectionObserver &Obs)
-      : T(FA.trace()), Cl(C), Obs(Obs), AddressKeys(FA.addressKeys()),
+  Analysis(FunctionAnalyses &FA, Classifier &C)
+      : T(FA.trace()), Cl(C), AddressKeys(FA.addressKeys()),
         Validated(FA.validatedBegins()) {
     for (int K : T.Counters)
       Counters.push_back(K);
@@ -256,22 +267,56 @@ public:
       }
   }
 
-  void run() {
-    if (Counters.empty())
-      return;
+  /// Solves the dataflow (once, for the hub).
+  void solve() {
     const CFG &G = *T.Cfg;
     unsigned N = G.getNumBlockIDs();
     State Entry;
     Entry.Reached = true;
     Entry.C.resize(Counters.size());
-    ForwardDataflow<State, Analysis> Flow(G, *this);
-    Flow.solve(std::move(Entry), 200 * N + 1000, "sections", T.FD);
-    for (const CFGBlock *B : Flow.order()) {
-      const State *In = Flow.in(*B);
+    Flow.emplace(G, *this);
+    Flow->solve(std::move(Entry), 200 * N + 1000, "sections", T.FD);
+  }
+
+  /// Replays every reachable block from its entry state, telling Obs what
+  /// it finds.
+  void report(SectionObserver &O) {
+    if (Counters.empty())
+      return;
+    Obs = &O;
+    for (const CFGBlock *B : Flow->order()) {
+      const State *In = Flow->in(*B);
       if (!In)
         continue;
       State S = *In;
       transfer(*B, S, /*Report=*/true);
+    }
+    Obs = nullptr;
+  }
+
+  /// Replays every reachable block, calling Visit with the context before
+  /// each event.
+  void contexts(const LockSets &Locks,
+                function_ref<void(const Event &, const AccessContext &)> Visit) {
+    for (const CFGBlock *B : Flow->order()) {
+      const State *In = Flow->in(*B);
+      if (!In)
+        continue;
+      State S = *In;
+      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
+        AccessContext C;
+        C.MayLocked = Locks.mayHold(E);
+        for (unsigned I = 0; I != Counters.size(); ++I) {
+          if (S.C[I].AccW != Tri::Closed) {
+            C.MayInWriteSection = true;
+            C.WriteSections.push_back(Counters[I]);
+          }
+          if (S.C[I].AccR == Tri::Open && S.C[I].AccRBegin)
+            C.ReadSections.push_back({Counters[I], S.C[I].AccRBegin});
+        }
+        Visit(E, C);
+        step(E, S, /*Report=*/false);
+      }
     }
   }
 
@@ -340,11 +385,11 @@ private:
            (CS.WBegin->Kind == EventKind::CounterInc && !CS.WNeedBarrier &&
             !Cl.isGenerationCounter(T.key(K)))) &&
           HasEnd.count(K))
-        Obs.writeExitOpen(T, K, *CS.WBegin, ExitLoc);
+        Obs->writeExitOpen(T, K, *CS.WBegin, ExitLoc);
       // Ended a section the caller held and returned without re-opening
       // it, in a function that opens sections itself: an end too many.
       if (CS.W == Tri::Closed && CS.WEndedEntry && CS.WEntryEnd && HasBegin.count(K))
-        Obs.writeEndWithoutBegin(T, K, *CS.WEntryEnd);
+        Obs->writeEndWithoutBegin(T, K, *CS.WEntryEnd);
     }
   }
 
@@ -365,27 +410,66 @@ private:
       C.WOpenArrived = false;
   }
 
+  /// The access checks' view of the sections (CounterState::AccW ...).
+  void stepAccess(const Event &E, CounterState &C) {
+    switch (E.Kind) {
+    case EventKind::WriteBegin:
+      C.AccW = Tri::Open;
+      C.AccR = Tri::Closed;
+      break;
+    case EventKind::WriteEnd:
+      C.AccW = Tri::Closed;
+      break;
+    case EventKind::CounterInc:
+      C.AccW = C.AccW == Tri::Closed ? Tri::Open
+               : C.AccW == Tri::Open ? Tri::Closed
+                                     : Tri::Maybe;
+      break;
+    case EventKind::ReadBegin:
+      // As for the sections: a begin opens one only when this function
+      // validates its value (or it is open-coded).
+      if (E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var}))) {
+        C.AccR = Tri::Open;
+        C.AccRBegin = &E;
+      }
+      break;
+    case EventKind::ReadBeginOrLock:
+      C.AccR = Tri::Maybe;
+      C.AccRBegin = &E;
+      break;
+    case EventKind::ReadRetry:
+    case EventKind::ReadDone:
+    case EventKind::Lock: // the writer side of the seqlock: exclusive
+      C.AccR = Tri::Closed;
+      break;
+    default:
+      break;
+    }
+  }
+
   void step(const Event &E, State &S, bool Report) {
     auto ForCounter = [&](int Key) -> CounterState * {
       auto It = Slot.find(Key);
       return It == Slot.end() ? nullptr : &S.C[It->second];
     };
+    if (CounterState *C = ForCounter(E.Key))
+      stepAccess(E, *C);
     switch (E.Kind) {
     case EventKind::WriteBegin:
       if (CounterState *C = ForCounter(E.Key)) {
         if (C->W == Tri::Open && C->WBegin &&
             C->WBegin->Kind == EventKind::WriteBegin) {
           if (Report)
-            Obs.writeBeginWhileOpen(T, E.Key, E, *C->WBegin);
+            Obs->writeBeginWhileOpen(T, E.Key, E, *C->WBegin);
           C->WNested = true;
           break;
         }
         if (Report && C->W == Tri::Maybe && C->WOpenBegin &&
             C->WOpenBegin->Kind == EventKind::WriteBegin && HasEnd.count(E.Key) &&
             reachedRegardless(E, *C->WOpenBegin))
-          Obs.writeBeginSomePaths(T, E.Key, E, *C->WOpenBegin);
+          Obs->writeBeginSomePaths(T, E.Key, E, *C->WOpenBegin);
         if (Report)
-          Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
+          Obs->sectionBegins(T, E.Key, E, /*Write=*/true);
         C->W = Tri::Open;
         C->WBegin = &E;
         C->WOpenBegin = &E;
@@ -399,14 +483,14 @@ private:
     case EventKind::WriteEnd:
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report && C->W == Tri::Closed && HasBegin.count(E.Key))
-          Obs.writeEndWithoutBegin(T, E.Key, E);
+          Obs->writeEndWithoutBegin(T, E.Key, E);
         // Open on some paths only, and this end runs whichever way the
         // begin's condition went: the paths that skipped the begin end a
         // section that is not open.
         if (Report && C->W == Tri::Maybe && !C->WNested && C->WOpenBegin &&
             C->WOpenBegin->Kind == EventKind::WriteBegin &&
             postDominates(E, *C->WOpenBegin))
-          Obs.writeEndSomePaths(T, E.Key, E, *C->WOpenBegin);
+          Obs->writeEndSomePaths(T, E.Key, E, *C->WOpenBegin);
         if (C->W == Tri::Open && C->WNested) {
           C->WNested = false; // reported at the second begin already
           break;
@@ -429,7 +513,7 @@ private:
         if (E.Claim && C->W != Tri::Closed && C->W != Tri::Entry) {
           if (C->W == Tri::Maybe) {
             if (Report)
-              Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
+              Obs->sectionBegins(T, E.Key, E, /*Write=*/true);
             C->W = Tri::Open;
             C->WBegin = C->WOpenBegin = &E;
             C->WNeedBarrier = true;
@@ -440,7 +524,7 @@ private:
         }
         if (C->W == Tri::Closed || C->W == Tri::Entry) {
           if (Report)
-            Obs.sectionBegins(T, E.Key, E, /*Write=*/true);
+            Obs->sectionBegins(T, E.Key, E, /*Write=*/true);
           C->W = Tri::Open;
           C->WBegin = &E;
           C->WOpenBegin = &E;
@@ -456,7 +540,7 @@ private:
                           E.Ord == Order::SeqCst;
           if (Report && !Releases && C->WUnordered && C->WStore)
             unordered(C->WBad, E.Key, OrdSS, *C->WStore,
-                      [&] { Obs.writeEndUnordered(T, E.Key, E, *C->WStore); });
+                      [&] { Obs->writeEndUnordered(T, E.Key, E, *C->WStore); });
           C->W = Tri::Closed;
           C->WOpenBegin = nullptr;
           C->WNeedBarrier = C->WUnordered = false;
@@ -510,13 +594,13 @@ private:
                          (E.Kind == EventKind::RMW && E.Ord == Order::AcqRel);
           if (Report && C.WNeedBarrier && C.WBegin && !Release)
             unordered(C.WBad, Counters[I], OrdSS, E, [&] {
-              Obs.writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
+              Obs->writeStoreBeforeBarrier(T, Counters[I], *C.WBegin, E);
             });
           C.WUnordered = true;
           C.WStore = &E;
         }
         if (C.R == Tri::Open && Report && C.RBegin && sideEffectStore(E, Counters[I]))
-          Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+          Obs->readSideEffect(T, Counters[I], *C.RBegin, E);
       }
       // The caller's memory through a parameter: a plain store there is
       // overwritten by the attempt that succeeds; an accumulation is not.
@@ -534,7 +618,7 @@ private:
           continue;
         if (Report && C.RNeedBarrier && C.RBegin && !whileOdd(T, *C.RBegin, E))
           unordered(C.RBad, Counters[I], OrdLL, E, [&] {
-            Obs.readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
+            Obs->readLoadBeforeBarrier(T, Counters[I], *C.RBegin, E);
           });
         C.RNeedBarrier = false;
         // An acquire load is ordered before the recheck by itself; it does
@@ -555,7 +639,7 @@ private:
         break;
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report)
-          Obs.sectionBegins(T, E.Key, E, /*Write=*/false);
+          Obs->sectionBegins(T, E.Key, E, /*Write=*/false);
         C->R = Tri::Open;
         C->RBegin = &E;
         C->RNeedBarrier = E.Ord != Order::Acquire && E.Ord != Order::AcqRel &&
@@ -568,7 +652,7 @@ private:
     case EventKind::ReadBeginOrLock:
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report)
-          Obs.sectionBegins(T, E.Key, E, /*Write=*/false);
+          Obs->sectionBegins(T, E.Key, E, /*Write=*/false);
         C->R = Tri::Maybe;
         C->RBegin = &E;
         C->RNeedBarrier = C->RUnordered = false;
@@ -580,17 +664,17 @@ private:
         if (!E.RetryHasBarrier && Report && C->R == Tri::Open && C->RUnordered &&
             C->RLoad)
           unordered(C->RBad, E.Key, OrdLL, *C->RLoad,
-                    [&] { Obs.readRetryUnordered(T, E.Key, E, *C->RLoad); });
+                    [&] { Obs->readRetryUnordered(T, E.Key, E, *C->RLoad); });
         // Open on some paths only, and the retry runs whichever way the
         // begin's condition went.
         if (Report && C->R == Tri::Maybe && C->RBegin &&
             C->RBegin->Kind == EventKind::ReadBegin && C->RBegin->Var &&
             C->RBegin->Var == E.Var && postDominates(E, *C->RBegin))
-          Obs.readRetrySomePaths(T, E.Key, E, *C->RBegin);
+          Obs->readRetrySomePaths(T, E.Key, E, *C->RBegin);
         // A lock taken in the section and still held where the retry loops
         // back: the next attempt takes it again (and spins on itself).
         if (Report && C->RLock && C->RBegin && C->R != Tri::Closed && retriesLoop(T, E))
-          Obs.readSideEffect(T, E.Key, *C->RBegin, *C->RLock);
+          Obs->readSideEffect(T, E.Key, *C->RBegin, *C->RLock);
         C->RLock = nullptr;
         // What this attempt accumulated survives into the next one.
         unite(C->RCarried, C->RAccum);
@@ -624,6 +708,8 @@ private:
           C.RLock = nullptr;
       break;
     case EventKind::Call: {
+      if (S.C.empty())
+        break; // no counter: nothing to order (and no summary to work out)
       bool ReadBarrier = true; // unknown callee: assume it may order
       if (E.Callee && E.Callee->hasBody())
         ReadBarrier = Cl.summary(E.Callee).MayOrder;
@@ -631,7 +717,7 @@ private:
         CounterState &C = S.C[I];
         if (C.R == Tri::Open && Report && C.RBegin &&
             Cl.callHasSideEffects(T, E, Counters[I]))
-          Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+          Obs->readSideEffect(T, Counters[I], *C.RBegin, E);
         if (ReadBarrier) {
           C.RNeedBarrier = C.RUnordered = false;
           C.RLoad = nullptr;
@@ -658,7 +744,7 @@ private:
     // A barrier the wrong-kind check does not judge (bare inline asm that
     // orders the wrong way) leaves the access as unordered as no barrier.
     if (Bad && isJudgedBarrier(*Bad))
-      Obs.sectionBarrierWrongKind(T, Counter, *Bad, Needed, Access);
+      Obs->sectionBarrierWrongKind(T, Counter, *Bad, Needed, Access);
     else
       Missing();
   }
@@ -680,7 +766,7 @@ private:
       if (Report && C.RBegin && contains(C.RCarried, Target) &&
           !(E.Key >= 0 && T.key(E.Key).Base &&
             T.key(E.Key).Base == T.key(Counters[I]).Base))
-        Obs.readSideEffect(T, Counters[I], *C.RBegin, E);
+        Obs->readSideEffect(T, Counters[I], *C.RBegin, E);
       insert(C.RAccum, Target);
     }
   }
@@ -762,7 +848,8 @@ private:
 
   const FunctionTrace &T;
   Classifier &Cl;
-  SectionObserver &Obs;
+  SectionObserver *Obs = nullptr; // while report() runs
+  std::optional<ForwardDataflow<State, Analysis>> Flow;
   const CFGBlock *Current = nullptr;
   std::unique_ptr<CFGPostDomTree> PostDom;
   std::vector<int> Counters;
@@ -777,9 +864,34 @@ private:
 
 } // namespace
 
+SectionFlow::~SectionFlow() = default;
+
+namespace {
+class SolvedSections final : public SectionFlow {
+public:
+  SolvedSections(FunctionAnalyses &FA, Classifier &C) : A(FA, C) { A.solve(); }
+  void report(SectionObserver &Obs) override { A.report(Obs); }
+  void accessContexts(
+      const LockSets &Locks,
+      function_ref<void(const Event &, const AccessContext &)> Visit) override {
+    A.contexts(Locks, Visit);
+  }
+
+private:
+  Analysis A;
+};
+} // namespace
+
+std::unique_ptr<SectionFlow> SectionFlow::solve(FunctionAnalyses &FA,
+                                                Classifier &C) {
+  return std::make_unique<SolvedSections>(FA, C);
+}
+
 void runSectionAnalysis(FunctionAnalyses &FA, Classifier &C,
                         SectionObserver &Obs) {
-  Analysis(FA, C, Obs).run();
+  if (FA.trace().Counters.empty() || !FA.trace().Cfg)
+    return;
+  FA.sections().report(Obs);
 }
 
 } // namespace seqlint

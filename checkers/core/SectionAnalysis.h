@@ -14,7 +14,11 @@
 #ifndef SEQLINT_CORE_SECTIONANALYSIS_H
 #define SEQLINT_CORE_SECTIONANALYSIS_H
 
+#include "core/AccessContext.h"
 #include "core/Classifier.h"
+#include "core/LockAnalysis.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
 
 namespace seqlint {
 
@@ -82,7 +86,26 @@ public:
 
 class FunctionAnalyses;
 
-/// Runs the section dataflow over FA's function and reports to Obs.
+/// The section dataflow of one function, solved once: the hub
+/// (FunctionAnalyses::sections()) owns it, the driver replays it into the
+/// checks (runSectionAnalysis()), and the access checks read their view of
+/// the sections from the same states (FunctionAnalyses::accessContexts()).
+class SectionFlow {
+public:
+  static std::unique_ptr<SectionFlow> solve(FunctionAnalyses &FA, Classifier &C);
+  virtual ~SectionFlow();
+  /// Replays the function, telling Obs what it finds.
+  virtual void report(SectionObserver &Obs) = 0;
+  /// Calls Visit for every event of every reachable block, in reverse
+  /// post-order, with the access context before it (Locks: the function's
+  /// lock sets, whose may-held part says whether a lock may be held).
+  virtual void accessContexts(
+      const LockSets &Locks,
+      llvm::function_ref<void(const Event &, const AccessContext &)> Visit) = 0;
+};
+
+/// Runs the section analysis of FA's function (FA.sections()) and reports
+/// to Obs.
 void runSectionAnalysis(FunctionAnalyses &FA, Classifier &C,
                         SectionObserver &Obs);
 
