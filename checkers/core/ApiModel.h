@@ -107,6 +107,14 @@ struct EntryRegistrar {
                          // thread function (arg 2) of one interrupt
 };
 
+/// A bit operation (test_bit(), set_bit(), __clear_bit()): an access to the
+/// word one of its arguments points to.
+struct BitOp {
+  bool Modifies = false; // sets, clears or changes the bit; else tests it
+  bool Atomic = true;    // not __set_bit(), the non-atomic variant
+  int WordArg = 1;       // the argument that points to the word
+};
+
 struct ApiEntry {
   Role R;
   Family F = Family::Linux;
@@ -138,6 +146,9 @@ struct ApiEntry {
   /// Returns memory no other thread can reach yet (.seqlint.yaml's
   /// allocator); not an entry of the table: ApiModel::allocates().
   bool Allocates = false;
+  /// A bit operation (.seqlint.yaml's bit-test, bit-modify ...); not an
+  /// entry of the table either: ApiModel::bitOp().
+  std::optional<BitOp> Bit = std::nullopt;
 };
 
 // --- Locks by name ---------------------------------------------------------
@@ -255,9 +266,9 @@ bool isBulkCopyName(llvm::StringRef Name);
 /// wake_up(), complete(), queue_work(), call_rcu(): a call with a side
 /// effect that orders, as the other side waits for it.
 bool isOrderingSideEffectName(llvm::StringRef Name);
-/// test_bit() / test_bit_acquire() with the generic_ and underscore
-/// prefixes taken off: a bit test, not a read-modify-write.
-bool isBitTestName(llvm::StringRef Base);
+/// The kernel's bit operations by name, in their arch_, generic_, const_
+/// and underscore variants (two leading underscores: non-atomic).
+std::optional<BitOp> bitOpOfName(llvm::StringRef Name);
 /// Linux's __le32/__be64 and DPDK's rte_le32_t/rte_be16_t: fields a device
 /// reads, by their byte order.
 bool isDeviceEndianTypeName(llvm::StringRef Name);
@@ -370,6 +381,12 @@ public:
       UserEntryMembers[Name] = *E.Starts;
       return;
     }
+    if (E.Bit) {
+      // Also a property of the call, which stays a call: an access to the
+      // word its argument points to, for the barrier checks.
+      UserBitOps[Name] = *E.Bit;
+      return;
+    }
     if (E.Allocates) {
       // A property of the callee's result, not an event: the call itself
       // stays what it was (a helper seen through, an unknown call).
@@ -389,6 +406,16 @@ public:
   unsigned asmBits(llvm::StringRef Text) const;
   /// macroBodyBarrierBits() with the asm spellings of asmBits().
   unsigned macroBodyBits(llvm::StringRef Body) const;
+  /// A call of this name is a bit operation: one .seqlint.yaml declares,
+  /// else bitOpOfName().
+  std::optional<BitOp> bitOp(llvm::StringRef Name) const {
+    if (!UserBitOps.empty()) {
+      auto It = UserBitOps.find(Name);
+      if (It != UserBitOps.end())
+        return It->second;
+    }
+    return bitOpOfName(Name);
+  }
   /// The kind of entry point a function stored into Record's Field runs as:
   /// a `record.field` .seqlint.yaml declares, else entryMember().
   std::optional<EntryKind> entryMemberKind(llvm::StringRef Record,
@@ -409,6 +436,7 @@ private:
   llvm::StringMap<ApiEntry> Entries;
   std::vector<std::string> UserNames;
   llvm::StringSet<> UserAllocators;
+  llvm::StringMap<BitOp> UserBitOps;
   llvm::StringMap<EntryKind> UserEntryMembers;        // "record.field"
   std::vector<std::pair<std::string, unsigned>> UserAsm; // normalised spelling
   std::vector<DialectRule> Dialects;

@@ -151,8 +151,34 @@ bool isOrderingSideEffectName(StringRef N) {
          N.contains("rcu");
 }
 
-bool isBitTestName(StringRef Base) {
-  return Base == "test_bit" || Base == "test_bit_acquire";
+std::optional<BitOp> bitOpOfName(StringRef N) {
+  N.consume_front("const");
+  N.consume_front("arch");
+  N.consume_front("generic");
+  size_t U = 0;
+  while (U < N.size() && N[U] == '_')
+    ++U;
+  StringRef Base = N.drop_front(U);
+  BitOp Op;
+  Op.Atomic = U <= 1; // __set_bit, ___set_bit: the non-atomic variants
+  if (Base == "test_bit" || Base == "test_bit_acquire")
+    return Op;
+  static const char *const RMWs[] = {"set_bit",
+                                     "clear_bit",
+                                     "change_bit",
+                                     "test_and_set_bit",
+                                     "test_and_clear_bit",
+                                     "test_and_change_bit",
+                                     "test_and_set_bit_lock",
+                                     "clear_bit_unlock",
+                                     "clear_bit_unlock_is_negative_byte",
+                                     "xor_unlock_is_negative_byte"};
+  for (const char *R : RMWs)
+    if (Base == R) {
+      Op.Modifies = true;
+      return Op;
+    }
+  return std::nullopt;
 }
 
 bool isDeviceEndianTypeName(StringRef N) {

@@ -13,38 +13,15 @@ namespace seqlint {
 
 namespace {
 
-/// Kernel bit operations are functions the ApiModel does not list (their
-/// names come in arch_, generic_, const_ and underscore variants). For the
-/// barrier checks they are accesses to the word their second argument
-/// points to. Returns 0 (not a bit op), 1 (a load) or 2 (an RMW).
+/// Bit operations (set_bit(), test_bit()) are calls that the classifier
+/// marks from the ApiModel (ApiModel::bitOp()). For the barrier checks they
+/// are accesses to the word an argument points to. Returns 0 (not a bit
+/// op), 1 (a load) or 2 (an RMW).
 int bitOp(const Event &E, bool &Atomic) {
-  if (E.Kind != EventKind::Call || !E.Callee || !E.Callee->getIdentifier())
+  if (E.Kind != EventKind::Call || !E.Callee || !E.BitOp)
     return 0;
-  StringRef N = E.Callee->getName();
-  N.consume_front("const");
-  N.consume_front("arch");
-  N.consume_front("generic");
-  size_t U = 0;
-  while (U < N.size() && N[U] == '_')
-    ++U;
-  StringRef Base = N.drop_front(U);
-  Atomic = U <= 1; // __set_bit, ___set_bit: the non-atomic variants
-  if (isBitTestName(Base))
-    return 1;
-  static const char *const RMWs[] = {"set_bit",
-                                     "clear_bit",
-                                     "change_bit",
-                                     "test_and_set_bit",
-                                     "test_and_clear_bit",
-                                     "test_and_change_bit",
-                                     "test_and_set_bit_lock",
-                                     "clear_bit_unlock",
-                                     "clear_bit_unlock_is_negative_byte",
-                                     "xor_unlock_is_negative_byte"};
-  for (const char *R : RMWs)
-    if (Base == R)
-      return 2;
-  return 0;
+  Atomic = E.BitAtomic;
+  return E.BitOp;
 }
 
 enum class StepKind {
@@ -263,9 +240,9 @@ void addUnique(std::vector<BarrierAccess> &V, const BarrierAccess &A) {
 
 const Expr *bitOpAddress(const Event &E) {
   const auto *CE = E.Via ? nullptr : dyn_cast_or_null<CallExpr>(E.S);
-  if (!CE || CE->getNumArgs() < 2)
+  if (!CE || CE->getNumArgs() <= E.BitWordArg)
     return nullptr;
-  const Expr *A = CE->getArg(1)->IgnoreParenCasts();
+  const Expr *A = CE->getArg(E.BitWordArg)->IgnoreParenCasts();
   if (const auto *U = dyn_cast<UnaryOperator>(A);
       U && U->getOpcode() == UO_AddrOf)
     A = U->getSubExpr()->IgnoreParenCasts();

@@ -48,6 +48,17 @@ ApiEntry starter(EntryKind K) {
   return E;
 }
 
+/// A bit operation on the word argument 1 points to: a test, or an atomic
+/// or non-atomic change.
+ApiEntry bitOp(bool Modifies, bool Atomic) {
+  ApiEntry E = make(Role::SideEffect);
+  BitOp Op;
+  Op.Modifies = Modifies;
+  Op.Atomic = Atomic;
+  E.Bit = Op;
+  return E;
+}
+
 /// An allocator of memory no other thread reaches yet (a project's pool).
 ApiEntry allocator() {
   ApiEntry E = make(Role::Pure);
@@ -86,6 +97,9 @@ const std::vector<RoleSpec> &roles() {
       {"softirq-entry", starter(EntryKind::SoftIrq)},
       {"process-entry", starter(EntryKind::Process)},
       {"allocator", allocator()},
+      {"bit-test", bitOp(/*Modifies=*/false, /*Atomic=*/true)},
+      {"bit-modify", bitOp(/*Modifies=*/true, /*Atomic=*/true)},
+      {"bit-modify-nonatomic", bitOp(/*Modifies=*/true, /*Atomic=*/false)},
       {"shared-memory", shared(Sharing::Process)},
       {"device-memory", shared(Sharing::Device)},
   };
@@ -252,7 +266,9 @@ private:
           return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
         }
         ApiEntry E = Spec->Entry;
-        if (I.Arg >= 0)
+        if (I.Arg >= 0 && E.Bit)
+          E.Bit->WordArg = I.Arg;
+        else if (I.Arg >= 0)
           E.CounterArg = I.Arg;
         Out.Apis.push_back({Name, E});
       }
@@ -338,10 +354,10 @@ private:
           return fail(KV.getValue(), "'arg' must be an argument index from 0 to 7, not '" +
                                          Value + "'",
                       Error);
-        if (!takesObject(Spec.Entry.R))
+        if (!takesObject(Spec.Entry.R) && !Spec.Entry.Bit)
           return fail(KV.getKey(), "role '" + std::string(Spec.Name) +
                                        "' acts on no argument; 'arg' is for locks, "
-                                       "accesses and section APIs",
+                                       "accesses, bit operations and section APIs",
                       Error);
         I.Arg = A;
       } else {

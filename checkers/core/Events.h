@@ -173,6 +173,9 @@ struct Event {
   const clang::FunctionDecl *Callee = nullptr;
   bool SideEffect = false;          // Call: a known side-effect API
   bool Noreturn = false;
+  unsigned char BitOp = 0;          // Call: 1 a bit test, 2 a bit RMW
+  bool BitAtomic = false;           // ... not the __set_bit() variant
+  unsigned char BitWordArg = 1;     // ... the argument pointing to the word
   bool Counter = false;             // access to a location used as a counter
   bool OpenCoded = false;           // a counter access written by hand
   bool Accumulates = false;         // LocalUpdate: the old value flows in

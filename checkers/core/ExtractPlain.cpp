@@ -244,6 +244,12 @@ void FunctionClassifier::classifyCall(const CallExpr *CE, BlockEvents &B) {
   Ev.Loc = reportLoc(CE);
   Ev.Callee = F;
   Ev.Noreturn = F && (F->isNoReturn() || F->hasAttr<NoReturnAttr>());
+  if (!Name.empty())
+    if (std::optional<BitOp> Op = Model.bitOp(Name)) {
+      Ev.BitOp = Op->Modifies ? 2 : 1;
+      Ev.BitAtomic = Op->Atomic;
+      Ev.BitWordArg = (unsigned char)Op->WordArg;
+    }
   // A helper of the TU: what it does to sections, locks and ordering
   // happens here, in this function's terms (and its name says nothing).
   if (F && !Ev.Noreturn && !isLockGuardConstructor(Name) &&
