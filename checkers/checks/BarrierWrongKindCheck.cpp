@@ -55,10 +55,7 @@ public:
     if (!isJudgedBarrier(E) || !InSection.insert(&E).second)
       return;
     bool Write = Needed == OrdSS;
-    bool C11 = spelledAsFence(E);
-    StringRef Use = Write ? (C11 ? "atomic_thread_fence(memory_order_release)" : "smp_wmb")
-                          : (C11 ? "atomic_thread_fence(memory_order_acquire)" : "smp_rmb");
-    bool Call = !Use.starts_with("atomic_thread_fence");
+    std::string Use = instead(E, Write ? Want::Write : Want::Read);
     std::string Msg =
         barrierSpelling(E) + " inside the " + (Write ? "write" : "read") +
         " section of '" + name(T, Counter) + "' does not order " +
@@ -66,14 +63,13 @@ public:
                  "count that guards them"
                : "loads: the count can be read on the wrong side of the data "
                  "loads and validate a torn read") +
-        "; use " + Use.str() + (Call ? "()" : "");
+        "; use " + Use;
     Finding F = make(E, Msg);
     F.Notes.push_back({Access.Loc, std::string("the ") + (Write ? "store" : "load") +
                                        " it must order is here"});
     viaNote(F, Access);
-    if (Call)
-      if (auto Fix = renameBarrier(E, Use))
-        F.FixIts.push_back(*Fix);
+    if (auto Fix = renameBarrier(E, callName(Use)))
+      F.FixIts.push_back(*Fix);
     emit(F);
   }
 
@@ -168,7 +164,7 @@ public:
                          "'" + Fn + "()' reads a slot at '" + Pos + "' here"});
       F.Notes.push_back({Cand.Index.Via ? Cand.Index.InnerLoc : Cand.Index.Loc,
                          "the store to '" + Cand.IdName + "' is here"});
-      if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+      if (auto Fix = renameBarrier(Cand.At, callName(family().Mb)))
         F.FixIts.push_back(*Fix);
       emit(F);
     }
@@ -219,7 +215,7 @@ public:
     F.Notes.push_back({Cand.Kick.Loc, "the other side is woken here when the loaded value "
                                       "says so"});
     if (!ReleaseStore)
-      if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+      if (auto Fix = renameBarrier(Cand.At, callName(family().Mb)))
         F.FixIts.push_back(*Fix);
     return F;
   }
@@ -235,7 +231,7 @@ public:
     F.Notes.push_back({Cand.Data.Loc, "the load of '" + Cand.DataName + "' is here"});
     viaNote(F, Cand.Data);
     F.Notes.push_back({Cand.Index.Loc, "the store to '" + Cand.IdName + "' is here"});
-    if (auto Fix = renameBarrier(Cand.At, "smp_mb"))
+    if (auto Fix = renameBarrier(Cand.At, callName(family().Mb)))
       F.FixIts.push_back(*Fix);
     return F;
   }
@@ -376,7 +372,7 @@ private:
       S.Spelling = Release ? "the release store to '" + accessName(T, E) + "'"
                            : barrierSpelling(E);
       S.F = make(E, "");
-      S.Fix = renameBarrier(E, "smp_mb");
+      S.Fix = renameBarrier(E, callName(family().Mb));
       if (reportWaitqueuePeek(S, After))
         return;
     }
@@ -611,7 +607,7 @@ private:
     F.Notes.push_back({A.E->Loc, std::string("the ") +
                                      (BeforeAtomic ? "next" : "previous") +
                                      " access is " + What + " here"});
-    if (auto Fix = renameBarrier(E, "smp_mb"))
+    if (auto Fix = renameBarrier(E, callName(family().Mb)))
       F.FixIts.push_back(*Fix);
     emit(F);
   }
@@ -624,44 +620,39 @@ private:
     const BarrierAccess &AA =
         pick(After, Need & (OrdSL | OrdLL) ? AccLoad : AccStore);
     std::string Msg;
-    StringRef Use;
-    bool C11 = spelledAsFence(E);
+    std::string Use;
     if (Need & OrdSL) {
       Msg = Barrier + " does not order " + describe(T, BA) +
             " before it against " + describe(T, AA) +
             " after it: only a full barrier orders a store "
             "against a later load";
-      Use = C11 ? "atomic_thread_fence(memory_order_seq_cst)" : "smp_mb";
+      Use = instead(E, Want::Full);
     } else if (Need == OrdLL) {
       Msg = Barrier +
             " does not order loads, and the accesses on both sides are "
             "loads (" +
             describe(T, BA) + " before it, " + describe(T, AA) + " after it)";
-      Use = C11 ? "atomic_thread_fence(memory_order_acquire)" : "smp_rmb";
+      Use = instead(E, Want::Read);
     } else if (Need == OrdSS) {
       Msg = Barrier +
             " does not order stores, and the accesses on both sides are "
             "stores (" +
             describe(T, BA) + " before it, " + describe(T, AA) + " after it)";
-      Use = C11 ? "atomic_thread_fence(memory_order_release)" : "smp_wmb";
+      Use = instead(E, Want::Write);
     } else {
       Msg = Barrier + " does not order " + describe(T, BA) +
             " before it against " + describe(T, AA) + " after it";
-      Use = C11 ? (Need & OrdSS ? "atomic_thread_fence(memory_order_acq_rel)"
-                                : "atomic_thread_fence(memory_order_acquire)")
-                : "smp_mb";
+      Use = instead(E, Need & OrdSS ? Want::AcqRel : Want::Acquire);
     }
-    bool Call = !Use.starts_with("atomic_thread_fence");
-    Msg += "; use " + Use.str() + (Call ? "()" : "");
+    Msg += "; use " + Use;
     Reported.insert(E.Loc.getRawEncoding());
     Finding F = make(E, Msg);
     F.Notes.push_back(
         {BA.E->Loc, "the access before the barrier is " + describe(T, BA)});
     F.Notes.push_back(
         {AA.E->Loc, "the access after the barrier is " + describe(T, AA)});
-    if (Call)
-      if (auto Fix = renameBarrier(E, Use))
-        F.FixIts.push_back(*Fix);
+    if (auto Fix = renameBarrier(E, callName(Use)))
+      F.FixIts.push_back(*Fix);
     emit(F);
   }
 
@@ -754,8 +745,43 @@ private:
 
   /// Replaces the barrier's macro name (smp_wmb -> smp_mb) when the name is
   /// written right there in the file.
+  /// The ordering a barrier should have given.
+  enum class Want { Write, Read, Full, Acquire, AcqRel };
+
+  /// What to use instead of barrier E, as the advice spells it: a C11 fence
+  /// where E is a fence (or a project macro in C or GNU code), else the
+  /// TU's own family (family(): smp_wmb() in the kernel, ck_pr_fence_store()
+  /// with Concurrency Kit, ...).
+  std::string instead(const Event &E, Want W) const {
+    if (spelledAsFence(E)) {
+      switch (W) {
+      case Want::Write: return "atomic_thread_fence(memory_order_release)";
+      case Want::Read:
+      case Want::Acquire: return "atomic_thread_fence(memory_order_acquire)";
+      case Want::Full: return "atomic_thread_fence(memory_order_seq_cst)";
+      case Want::AcqRel: return "atomic_thread_fence(memory_order_acq_rel)";
+      }
+    }
+    const Dialect &D = family();
+    StringRef S = W == Want::Write ? StringRef(D.Wmb)
+                  : W == Want::Read ? StringRef(D.Rmb)
+                                    : StringRef(D.Mb);
+    return S.rtrim(';').str();
+  }
+
+  /// The function a call spelling names when it takes no argument
+  /// ("smp_mb()" -> "smp_mb"), else "".
+  static std::string callName(StringRef Call) {
+    if (!Call.consume_back("()") || Call.empty())
+      return "";
+    for (char C : Call)
+      if (!isalnum((unsigned char)C) && C != '_')
+        return "";
+    return Call.str();
+  }
+
   std::optional<FixItHint> renameBarrier(const Event &E, StringRef To) const {
-    if (!isLinuxBarrierName(E.ApiName) || !E.Loc.isFileID())
+    if (To.empty() || !isLinuxBarrierName(E.ApiName) || !E.Loc.isFileID())
       return std::nullopt;
     const SourceManager &SM = Ctx->Ctx->getSourceManager();
     const LangOptions &LO = Ctx->Ctx->getLangOpts();
