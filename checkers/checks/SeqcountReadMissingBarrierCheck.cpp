@@ -23,12 +23,17 @@ public:
       return; // the first unordered load of a section is enough
     std::string C = name(T, Counter);
     std::string B = readBarrierSpelling();
+    // An acquire load of the count, in the file's family, when it has one
+    // (Concurrency Kit and PostgreSQL have fences only).
+    const std::string &Acquire = family().Acquire;
     Finding F = make(Load, "load of '" + name(T, Load.Key) +
-                                   "' is not ordered after the load of seqcount '" + C +
-                                   "' that begins the read section: it can read data "
-                                   "older than the count; load the count with "
-                                   "smp_load_acquire() or add " +
-                                   B.substr(0, B.size() - 1) + " after it");
+                               "' is not ordered after the load of seqcount '" + C +
+                               "' that begins the read section: it can read data "
+                               "older than the count; " +
+                               (Acquire.empty() ? "add "
+                                                : "load the count with " + Acquire +
+                                                      " or add ") +
+                               B.substr(0, B.size() - 1) + " after it");
     F.Notes.push_back({Begin.Loc, "the read section of '" + C + "' begins here"});
     viaNote(F, Begin);
     if (auto Fix = insertAfterStatement(T, Begin.S, B))
