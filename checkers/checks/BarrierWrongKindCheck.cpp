@@ -390,7 +390,7 @@ private:
       if (!C->Callee || !C->Callee->getIdentifier())
         continue;
       StringRef N = C->Callee->getName();
-      if (N != "waitqueue_active" && N != "swait_active")
+      if (!isWaitQueuePeekName(N))
         continue;
       Finding F = std::move(S.F);
       const SbAccess &X = S.Stores.front();

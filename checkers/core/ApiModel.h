@@ -269,6 +269,9 @@ bool isOrderingSideEffectName(llvm::StringRef Name);
 /// The kernel's bit operations by name, in their arch_, generic_, const_
 /// and underscore variants (two leading underscores: non-atomic).
 std::optional<BitOp> bitOpOfName(llvm::StringRef Name);
+/// waitqueue_active(), swait_active(): the lockless peek at a wait queue
+/// that a waker makes after setting the condition the waiter re-checks.
+bool isWaitQueuePeekName(llvm::StringRef Name);
 /// Linux's __le32/__be64 and DPDK's rte_le32_t/rte_be16_t: fields a device
 /// reads, by their byte order.
 bool isDeviceEndianTypeName(llvm::StringRef Name);

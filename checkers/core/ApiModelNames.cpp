@@ -181,6 +181,10 @@ std::optional<BitOp> bitOpOfName(StringRef N) {
   return std::nullopt;
 }
 
+bool isWaitQueuePeekName(StringRef N) {
+  return N == "waitqueue_active" || N == "swait_active";
+}
+
 bool isDeviceEndianTypeName(StringRef N) {
   return N.starts_with("__le") || N.starts_with("__be") || N.starts_with("rte_le") ||
          N.starts_with("rte_be");
