@@ -743,8 +743,6 @@ private:
     }
   }
 
-  /// Replaces the barrier's macro name (smp_wmb -> smp_mb) when the name is
-  /// written right there in the file.
   /// The ordering a barrier should have given.
   enum class Want { Write, Read, Full, Acquire, AcqRel };
 
@@ -772,14 +770,13 @@ private:
   /// The function a call spelling names when it takes no argument
   /// ("smp_mb()" -> "smp_mb"), else "".
   static std::string callName(StringRef Call) {
-    if (!Call.consume_back("()") || Call.empty())
+    if (!Call.consume_back("()") || !isCIdentifier(Call))
       return "";
-    for (char C : Call)
-      if (!isalnum((unsigned char)C) && C != '_')
-        return "";
     return Call.str();
   }
 
+  /// Replaces the barrier's macro name (smp_wmb -> smp_mb) when the name is
+  /// written right there in the file.
   std::optional<FixItHint> renameBarrier(const Event &E, StringRef To) const {
     if (To.empty() || !isLinuxBarrierName(E.ApiName) || !E.Loc.isFileID())
       return std::nullopt;

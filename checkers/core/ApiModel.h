@@ -325,6 +325,8 @@ bool isSetupName(llvm::StringRef Name);
 /// name's words: foo_init, setup_bar, baz_alloc, CreateSharedFoo, a fork
 /// callback filling the child, teardown, ...
 bool isLifecycleName(llvm::StringRef Name);
+/// A C identifier: a letter or '_', then letters, digits and '_'.
+bool isCIdentifier(llvm::StringRef S);
 /// The words of a name: split at '_' and, for CamelCase names, before each
 /// capital that follows a lower-case letter.
 llvm::SmallVector<llvm::StringRef, 6> nameWords(llvm::StringRef Name);

@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 #include "core/ApiModel.h"
 
+#include <cctype>
+
 using namespace llvm;
 
 namespace seqlint {
@@ -179,6 +181,15 @@ std::optional<BitOp> bitOpOfName(StringRef N) {
       return Op;
     }
   return std::nullopt;
+}
+
+bool isCIdentifier(StringRef S) {
+  if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
+    return false;
+  for (char C : S)
+    if (!isalnum((unsigned char)C) && C != '_')
+      return false;
+  return true;
 }
 
 bool isWaitQueuePeekName(StringRef N) {

@@ -120,15 +120,6 @@ const AsmSpec AsmKinds[] = {
     {"compiler-barrier", 0},
 };
 
-bool isIdentifier(StringRef S) {
-  if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
-    return false;
-  for (char C : S)
-    if (!isalnum((unsigned char)C) && C != '_')
-      return false;
-  return true;
-}
-
 class Parser {
 public:
   Parser(StringRef Path, std::unique_ptr<MemoryBuffer> Buf, Config &Out)
@@ -257,12 +248,12 @@ private:
         // function into a member: `struct_name.field`.
         auto [Record, Field] = StringRef(Name).split('.');
         if (Spec->Entry.Starts && !Field.empty()) {
-          if (!isIdentifier(Record) || !isIdentifier(Field))
+          if (!isCIdentifier(Record) || !isCIdentifier(Field))
             return fail(I.Where,
                         "'" + Name +
                             "' is neither a C identifier nor 'record.field'",
                         Error);
-        } else if (!isIdentifier(Name)) {
+        } else if (!isCIdentifier(Name)) {
           return fail(I.Where, "'" + Name + "' is not a C identifier", Error);
         }
         ApiEntry E = Spec->Entry;

@@ -410,6 +410,13 @@ private:
       C.WOpenArrived = false;
   }
 
+  /// A read begin opens a section only when this function validates its
+  /// value (or it is open-coded): a snapshot handed to a caller, compared,
+  /// or stored for later is not a section here.
+  bool opensRead(const Event &E) const {
+    return E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var}));
+  }
+
   /// The access checks' view of the sections (CounterState::AccW ...).
   void stepAccess(const Event &E, CounterState &C) {
     switch (E.Kind) {
@@ -426,9 +433,7 @@ private:
                                      : Tri::Maybe;
       break;
     case EventKind::ReadBegin:
-      // As for the sections: a begin opens one only when this function
-      // validates its value (or it is open-coded).
-      if (E.OpenCoded || (E.Var && Validated.count({E.Key, E.Var}))) {
+      if (opensRead(E)) {
         C.AccR = Tri::Open;
         C.AccRBegin = &E;
       }
@@ -632,10 +637,7 @@ private:
       }
       break;
     case EventKind::ReadBegin:
-      // A begin opens a section only when this function validates its
-      // value: a snapshot handed to a caller, compared, or stored for
-      // later is not a section here.
-      if (!E.OpenCoded && !(E.Var && Validated.count({E.Key, E.Var})))
+      if (!opensRead(E))
         break;
       if (CounterState *C = ForCounter(E.Key)) {
         if (Report)
