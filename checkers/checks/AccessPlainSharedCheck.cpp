@@ -108,6 +108,8 @@ struct Evidence {
   SourceLocation Loc;
   std::string How;  // "written with WRITE_ONCE() in foo()"
   std::string Note; // the note's text
+  /// For data written inside write sections: the sections' counter.
+  Identity Counter = nullptr;
 };
 
 /// Evidence about a member, kept per holder: `p->rx.v` and `p->tx.v` share
@@ -249,6 +251,30 @@ private:
     return &It->second;
   }
   void report(const Candidate &C);
+
+  /// What the read sections of the TU read: the counters whose sections
+  /// are here, the locations they load, and the helpers they call.
+  void noteReader(const FunctionTrace &T, const Event &E, Identity Counter);
+  /// Counters with read sections in this TU; true when some section calls
+  /// a function this TU cannot see into with a pointer, so what it reads is
+  /// not known.
+  DenseMap<Identity, bool> ReadCounters;
+  DenseSet<Identity> ReaderLoads;
+  SetVector<const FunctionDecl *> ReaderHelpers;
+  /// The fields and globals the reader helpers name (filled after the TU).
+  DenseSet<Identity> ReaderHelperNames;
+  void collectReaderHelperNames();
+  /// The write sections of W's counter are the only evidence, the
+  /// location is never accessed marked (no store or load made for a
+  /// lockless reader), and the readers of that counter, all visible here,
+  /// never read it: the writers' own book-keeping, kept under their lock
+  /// (inetpeer's node count), not data a reader's retry validates.
+  bool writerOnlyData(const Candidate &C, const Evidence &W) const {
+    auto It = W.Counter ? ReadCounters.find(W.Counter) : ReadCounters.end();
+    return It != ReadCounters.end() && !It->second && !Marked.count(C.Id) &&
+           !ReaderLoads.count(C.Id) && !ReaderHelperNames.count(C.Id) &&
+           !LoneReads.count(C.Id);
+  }
 
   DenseSet<const FunctionDecl *> Traced;
   const ApiModel *Model = nullptr; // the APIs in force (allocators)
@@ -429,7 +455,30 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     return Fresh->count(K.Base) > 0;
   };
 
+  // A read section split across functions (inet_getpeer() begins it,
+  // lookup() validates it) is open in neither: its counter still has
+  // readers here, and what they read is what this function reads outside
+  // its locks and write sections.
+  SmallVector<Identity, 2> SplitReaders, OpenedReaders;
+  SmallVector<const Event *, 8> Unguarded;
+  for (const BlockEvents &BE : T.Blocks)
+    for (const Event &E : BE.Events)
+      if ((E.Kind == EventKind::ReadBegin ||
+           E.Kind == EventKind::ReadRetry) &&
+          E.Key >= 0)
+        if (Identity Id = identityOf(T.key(E.Key)))
+          if (!is_contained(SplitReaders, Id))
+            SplitReaders.push_back(Id);
   FA.accessContexts([&](const Event &E, const AccessContext &C) {
+    for (const auto &RS : C.ReadSections)
+      if (Identity Id = identityOf(T.key(RS.first))) {
+        noteReader(T, E, Id);
+        if (!is_contained(OpenedReaders, Id))
+          OpenedReaders.push_back(Id);
+      }
+    if (!SplitReaders.empty() && C.ReadSections.empty() && !C.MayLocked &&
+        !C.MayInWriteSection)
+      Unguarded.push_back(&E);
     if (E.Kind == EventKind::Call) {
       if (E.Callee)
         Calls[E.Callee->getCanonicalDecl()].push_back(
@@ -499,10 +548,11 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
         SeqWritten.add(
             Id, holderOf(K),
             Evidence{E.Loc,
-                         "written inside write sections of '" + CN + "' in " +
-                             fnName(FD),
-                         "'" + N + "' is written inside a write section of '" +
-                             CN + "' here"});
+                     "written inside write sections of '" + CN + "' in " +
+                         fnName(FD),
+                     "'" + N + "' is written inside a write section of '" +
+                         CN + "' here",
+                     identityOf(T.key(Counter))});
         // u64_stats: the other 64-bit fields of the same structure belong
         // to the same statistics.
         const auto *CF = dyn_cast_or_null<FieldDecl>(T.key(Counter).Field);
@@ -553,6 +603,10 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
          holderOf(K)});
     CandidateEvents.push_back(&E);
   });
+  for (Identity Counter : SplitReaders)
+    if (!is_contained(OpenedReaders, Counter))
+      for (const Event *E : Unguarded)
+        noteReader(T, *E, Counter);
   // MarkedApart only qualifies marked-store evidence, which report() uses
   // for a function that locks.
   if (FnLocks)
@@ -867,8 +921,10 @@ void AccessPlainSharedCheck::translationUnitDone(Classifier &Cl) {
   for (const FunctionDecl *FD : W.NeedTrace)
     if (std::shared_ptr<const FunctionTrace> T = Cl.classify(FD))
       collect(*T);
-  if (!Candidates.empty())
+  if (!Candidates.empty()) {
     findSnapshots(Cl);
+    collectReaderHelperNames();
+  }
 
   // A helper seen through at its calls stores as part of each caller (the
   // callers are in MarkedIn for it); its own body is no other function.
@@ -946,6 +1002,69 @@ void AccessPlainSharedCheck::findSnapshots(Classifier &Cl) {
   }
 }
 
+void AccessPlainSharedCheck::noteReader(const FunctionTrace &T,
+                                        const Event &E, Identity Counter) {
+  bool &Opaque = ReadCounters.try_emplace(Counter, false).first->second;
+  if (E.Kind == EventKind::Load && E.Key >= 0) {
+    if (Identity Id = identityOf(T.key(E.Key)))
+      ReaderLoads.insert(Id);
+  } else if (E.Kind == EventKind::Call) {
+    const FunctionDecl *Def = nullptr;
+    const auto *CE = dyn_cast_or_null<CallExpr>(E.S);
+    if (E.Callee && E.Callee->hasBody(Def)) {
+      ReaderHelpers.insert(Def);
+    } else if (!CE || !E.Callee) {
+      Opaque = true;
+    } else {
+      // An unseen callee handed a pointer may read anything through it.
+      for (const Expr *A : CE->arguments())
+        if (A->getType()->isPointerType() || A->getType()->isArrayType())
+          Opaque = true;
+    }
+  }
+}
+
+void AccessPlainSharedCheck::collectReaderHelperNames() {
+  // The helpers a read section calls, and theirs, three calls deep: every
+  // field and global they name counts as read by the readers.
+  struct Names : RecursiveASTVisitor<Names> {
+    DenseSet<Identity> &Out;
+    SmallVector<const FunctionDecl *, 4> Callees;
+    explicit Names(DenseSet<Identity> &Out) : Out(Out) {}
+    bool VisitMemberExpr(MemberExpr *ME) {
+      Out.insert(ME->getMemberDecl());
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DR) {
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        if (VD->hasGlobalStorage())
+          Out.insert(VD);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Def = nullptr;
+      if (const FunctionDecl *F = CE->getDirectCallee())
+        if (F->hasBody(Def))
+          Callees.push_back(Def);
+      return true;
+    }
+  };
+  DenseSet<const FunctionDecl *> Seen;
+  SmallVector<std::pair<const FunctionDecl *, unsigned>, 8> Work;
+  for (const FunctionDecl *F : ReaderHelpers)
+    Work.push_back({F, 0});
+  while (!Work.empty()) {
+    auto [F, Depth] = Work.pop_back_val();
+    if (!Seen.insert(F).second)
+      continue;
+    Names N(ReaderHelperNames);
+    N.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+    if (Depth < 3)
+      for (const FunctionDecl *G : N.Callees)
+        Work.push_back({G, Depth + 1});
+  }
+}
+
 void AccessPlainSharedCheck::report(const Candidate &C) {
   std::string What = C.Marked ? "store to"
                      : C.RMW  ? "plain read-modify-write of"
@@ -985,7 +1104,7 @@ void AccessPlainSharedCheck::report(const Candidate &C) {
           "intended race with data_race()";
   } else if (const Evidence *W = SeqWritten.find(C.Id, C.Holder)) {
     // Bits the sections never change cannot tear what they publish.
-    if (disjointFromSections(C))
+    if (disjointFromSections(C) || writerOnlyData(C, *W))
       return;
     Ev = W;
     Msg = What + " '" + C.Name + "' outside any write section, but it is " +
