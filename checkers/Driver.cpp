@@ -1024,6 +1024,8 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     Mux.functionDone(*T, Cl);
     CC.Function = nullptr;
   }
+  if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); }))
+    Unit.messagePassing().noteSignalHandlers(Ctx);
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
   reportDataflowCuts(Flow, Opts);

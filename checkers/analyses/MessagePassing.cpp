@@ -8,6 +8,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -106,6 +107,31 @@ bool isFlagValue(const Expr *V, ASTContext &Ctx) {
     return !R.Val.getInt().isZero();
   QualType T = V->getType();
   return T->isPointerType() || T->isBooleanType();
+}
+
+/// The value the store F writes, as its function sees it. A store in a
+/// helper seen through at its call (`io_mark_done(r)`) writes the value of
+/// the helper's body, and a parameter of the helper there stands for the
+/// call's argument (`config_install(c)` publishes the caller's `c`).
+const Expr *storedValueHere(const Event &F) {
+  if (!F.Via || !F.InnerS)
+    return storedValue(F.S);
+  const Expr *V = storedValue(F.InnerS);
+  const auto *DR = V ? dyn_cast<DeclRefExpr>(V->IgnoreParenImpCasts())
+                     : nullptr;
+  const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr;
+  const auto *CE = dyn_cast_or_null<CallExpr>(F.S);
+  if (!P || !CE)
+    return V;
+  const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  unsigned I = P->getFunctionScopeIndex();
+  if (Owner && Callee &&
+      Owner->getCanonicalDecl() == F.Via->getCanonicalDecl() &&
+      Callee->getCanonicalDecl() == F.Via->getCanonicalDecl() &&
+      I < CE->getNumArgs())
+    return CE->getArg(I);
+  return V;
 }
 
 bool isPointerValued(const Event &E) {
@@ -295,6 +321,8 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
       S.FnName = MessagePassingCheck::fnName(T.FD);
       S.Flag = Id;
       S.FlagLoc = F.Loc;
+      if (F.Via)
+        S.Origin = F.InnerLoc;
       S.FlagName = FK.displayName();
       S.FlagSpelling = spellingOf(F);
       return S;
@@ -303,7 +331,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     // The flag store is marked (WRITE_ONCE, release, atomic) and writes a
     // constant, a boolean or a pointer.
     if (F.Kind == EventKind::Store && !F.Increment && F.Ord != Order::Plain &&
-        isFlagValue(storedValue(F.S), Ctx)) {
+        isFlagValue(storedValueHere(F), Ctx)) {
       // A flag in the object being set up (reached through a parameter or a
       // local, not a global) publishes nothing yet: whatever later hands the
       // object to other threads orders its initialisation (Concurrency Kit's
@@ -334,13 +362,14 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         if (isRelease(E.Ord))
           continue; // a publication of its own
         unsigned Rel = 0;
-        if (DK.Base && DK.Base == FK.Base)
+        if (DK.Base && DK.Base == FK.Base &&
+            LocationKey::onePointerChain(DK, FK))
           Rel |= RelSameObject;
         if (DK.Storage == LocationKey::Global &&
             FK.Storage == LocationKey::Global && !DK.ViaPointer &&
             !FK.ViaPointer)
           Rel |= RelGlobals;
-        if (refersTo(storedValue(F.S), DK.Base))
+        if (refersTo(storedValueHere(F), DK.Base))
           Rel |= RelPointee;
         if (!Rel)
           continue;
@@ -409,7 +438,8 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         unsigned Rel = 0;
         if (Dep)
           Rel |= RelPointee;
-        else if (DK.Base && DK.Base == FK.Base)
+        else if (DK.Base && DK.Base == FK.Base &&
+                 LocationKey::onePointerChain(DK, FK))
           Rel |= RelSameObject;
         else if (DK.Storage == LocationKey::Global &&
                  FK.Storage == LocationKey::Global && !DK.ViaPointer &&
@@ -444,13 +474,86 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
   }
 }
 
+void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::DenseSet<const FunctionDecl *> Handlers;
+    void add(const Expr *E) {
+      if (!E)
+        return;
+      E = E->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenCasts();
+      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+        if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+          Handlers.insert(FD->getCanonicalDecl());
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier())
+        return true;
+      if (std::optional<unsigned> I = signalRegistrarArg(Callee->getName()))
+        if (*I < CE->getNumArgs())
+          add(CE->getArg(*I));
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->getOpcode() != BO_Assign)
+        return true;
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const NamedDecl *M = ME->getMemberDecl();
+            M->getIdentifier() && isSignalHandlerMemberName(M->getName()))
+          add(BO->getRHS());
+      return true;
+    }
+    bool VisitDesignatedInitExpr(DesignatedInitExpr *DIE) {
+      for (const DesignatedInitExpr::Designator &D : DIE->designators())
+        if (D.isFieldDesignator() && D.getFieldName() &&
+            isSignalHandlerMemberName(D.getFieldName()->getName()))
+          add(DIE->getInit());
+      return true;
+    }
+  };
+  Finder F;
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (F.Handlers.empty())
+    return;
+  // Within a TU a side's Fn is its FunctionDecl.
+  for (MpSide &S : Sides)
+    if (const auto *FD = static_cast<const FunctionDecl *>(S.Fn))
+      if (F.Handlers.count(FD->getCanonicalDecl()))
+        S.SignalHandler = true;
+}
+
 std::vector<MpMatch> MpCollector::match(bool Ordered) const {
   std::vector<MpMatch> Out;
   for (const MpSide &W : Sides) {
     if (!W.Writer || Excluded.count(W.Flag.Leaf))
       continue;
+    // Published in a helper that is a writer side of its own (a header's
+    // msg_send(), judged in every TU that sees it with its readers): with a
+    // reader the helper's side pairs with, the helper's side stands for
+    // this call, which adds no ordering between the helper's data and its
+    // flag.
+    const MpSide *Own = nullptr;
+    if (W.Origin.isValid())
+      for (const MpSide &O : Sides)
+        if (O.Writer && &O != &W && O.FlagLoc == W.Origin)
+          Own = &O;
     for (const MpSide &R : Sides) {
       if (R.Writer || !R.Flag.mayAlias(W.Flag) || R.Fn == W.Fn)
+        continue;
+      if (Own && R.Fn != Own->Fn && R.Flag.mayAlias(Own->Flag) &&
+          llvm::any_of(Own->Data, [&](const MpData &OD) {
+            return llvm::any_of(R.Data, [&](const MpData &RD) {
+              return OD.Id.mayAlias(RD.Id);
+            });
+          }))
+        continue;
+      // A signal handler and the thread it interrupts: one thread, program
+      // order; no CPU barrier is needed on either side.
+      if (W.SignalHandler || R.SignalHandler)
         continue;
       // Join: a TU that saw both functions has judged the pair.
       if (llvm::any_of(W.SeenIn,

@@ -103,9 +103,16 @@ struct MpSide {
   llvm::SmallVector<unsigned, 2> SeenIn;
   MpLoc Flag;
   clang::SourceLocation FlagLoc;
+  /// A flag store in a helper seen through at the call: where the helper
+  /// writes it. The helper's own side, if it has one, is the same
+  /// publication.
+  clang::SourceLocation Origin;
   std::string FlagName;
   std::string FlagSpelling; // "WRITE_ONCE()", "READ_ONCE()", "" for plain
   bool Tested = false;      // reader: the loaded flag value is tested
+  /// The function is registered as a signal handler: it runs on the thread
+  /// it interrupts, which sees its own stores in program order.
+  bool SignalHandler = false;
   std::vector<MpData> Data;
   std::optional<clang::FixItHint> Fix; // barrier insertion on this side
 };
@@ -163,6 +170,10 @@ public:
   /// --all-configurations) of that one file; "" otherwise.
   std::string configurationsApart(const MpMatch &M) const;
   bool empty() const { return Sides.empty(); }
+  /// Marks the sides of the functions this TU registers as signal
+  /// handlers (signal(), pqsignal(), sigaction's sa_handler). Called at the
+  /// end of the TU, before match().
+  void noteSignalHandlers(clang::ASTContext &Ctx);
 
   /// Writes the sides and the TU-wide exclusions as JSON (the summary of
   /// this TU). Only what has an identity outside the TU is written: fields

@@ -13,6 +13,8 @@
 //               "flag": <id>, "flagName": "e->posted",
 //               "flagLoc": [file, line, col], "flagSpelling": "WRITE_ONCE()",
 //               "tested": false,
+//               "signalHandler": true,    // only when set
+//               "originLoc": [...],       // a flag store in a helper
 //               "data": [{"id": <id>, "rel": 1, "marked": false,
 //                         "loc": [...], "name": "e->code", "by": 0,
 //                         "byLoc": [...], "bySpelling": "WRITE_ONCE()",
@@ -209,6 +211,11 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                       {"flagSpelling", S.FlagSpelling},
                       {"tested", S.Tested},
                       {"data", std::move(Data)}};
+    if (S.SignalHandler)
+      Side.try_emplace("signalHandler", true);
+    if (S.Origin.isValid())
+      if (json::Value O = LW.loc(S.Origin); !O.getAsNull())
+        Side.try_emplace("originLoc", std::move(O));
     if (S.Fix) {
       CharSourceRange R = Lexer::makeFileCharRange(S.Fix->RemoveRange, SM, LO);
       std::optional<Position> B, E;
@@ -431,6 +438,7 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
              Bad();
     S.Writer = *W;
     S.Tested = *T;
+    S.SignalHandler = O->getBoolean("signalHandler").value_or(false);
     S.Fn = Intern(Fn);
     S.Flag.Leaf = Intern(Flag);
     if (std::optional<StringRef> H = O->getString("flagHolder"); H && !H->empty())
@@ -438,6 +446,11 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
     bool Missing = false;
     if (!R.loc(O->get("flagLoc"), S.FlagLoc, Missing))
       return Bad();
+    if (const json::Value *OL = O->get("originLoc")) {
+      bool OriginMissing = false;
+      if (!R.loc(OL, S.Origin, OriginMissing))
+        return Bad();
+    }
     const json::Array *DA = O->getArray("data");
     if (!DA)
       return R.fail("a side has no \"data\" array"), Bad();
@@ -504,6 +517,7 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
     if (!Fresh) {
       if (!is_contained(Sides[It->second].SeenIn, Unit))
         Sides[It->second].SeenIn.push_back(Unit);
+      Sides[It->second].SignalHandler |= S.SignalHandler;
       continue;
     }
     S.SeenIn.push_back(Unit);

@@ -272,6 +272,12 @@ std::optional<BitOp> bitOpOfName(llvm::StringRef Name);
 /// waitqueue_active(), swait_active(): the lockless peek at a wait queue
 /// that a waker makes after setting the condition the waiter re-checks.
 bool isWaitQueuePeekName(llvm::StringRef Name);
+/// signal(), sigset(), bsd_signal(), sysv_signal() and PostgreSQL's
+/// pqsignal()/pqsignal_pm(): the function handed as the argument at the
+/// returned index runs as a signal handler, on the thread it interrupts.
+std::optional<unsigned> signalRegistrarArg(llvm::StringRef Name);
+/// struct sigaction's sa_handler and sa_sigaction.
+bool isSignalHandlerMemberName(llvm::StringRef Name);
 /// Linux's __le32/__be64 and DPDK's rte_le32_t/rte_be16_t: fields a device
 /// reads, by their byte order.
 bool isDeviceEndianTypeName(llvm::StringRef Name);

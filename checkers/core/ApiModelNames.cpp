@@ -196,6 +196,17 @@ bool isWaitQueuePeekName(StringRef N) {
   return N == "waitqueue_active" || N == "swait_active";
 }
 
+std::optional<unsigned> signalRegistrarArg(StringRef N) {
+  if (N == "signal" || N == "sigset" || N == "bsd_signal" ||
+      N == "sysv_signal" || N == "pqsignal" || N == "pqsignal_pm")
+    return 1u;
+  return std::nullopt;
+}
+
+bool isSignalHandlerMemberName(StringRef N) {
+  return N == "sa_handler" || N == "sa_sigaction";
+}
+
 bool isDeviceEndianTypeName(StringRef N) {
   return N.starts_with("__le") || N.starts_with("__be") || N.starts_with("rte_le") ||
          N.starts_with("rte_be");

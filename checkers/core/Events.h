@@ -109,6 +109,11 @@ struct LocationKey {
   /// `q->a[2].v`, `g` in `g.v`; empty otherwise.
   llvm::ArrayRef<KeyStep> holderSteps() const;
   static bool sameSteps(llvm::ArrayRef<KeyStep> A, llvm::ArrayRef<KeyStep> B);
+  /// Do A and B (of one root) lie in objects on one chain of pointers: is
+  /// the path to the object that holds one a prefix of the other's?
+  /// `c->node` and `c->tree->root` do; `e->prev->next` and `e->next->prev`,
+  /// fields of two neighbours, do not.
+  static bool onePointerChain(const LocationKey &A, const LocationKey &B);
   /// The steps after the last '->' (all of them when there is none):
   /// `prod.tail` in `r->prod.tail`.
   llvm::ArrayRef<KeyStep> afterLastArrow() const;

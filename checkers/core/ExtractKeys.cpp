@@ -160,6 +160,21 @@ bool LocationKey::sameSteps(ArrayRef<KeyStep> A, ArrayRef<KeyStep> B) {
          std::equal(A.begin(), A.end(), B.begin(), sameStep);
 }
 
+bool LocationKey::onePointerChain(const LocationKey &A, const LocationKey &B) {
+  // The steps to the object holding the location: up to its last pointer
+  // step, or the root alone when there is none.
+  auto ToObject = [](const LocationKey &K) {
+    size_t End = K.Path.empty() ? 0 : 1;
+    for (size_t I = 1; I < K.Path.size(); ++I)
+      if (K.Path[I].Kind == KeyStep::Arrow || K.Path[I].Kind == KeyStep::Deref)
+        End = I;
+    return ArrayRef<KeyStep>(K.Path).take_front(End);
+  };
+  ArrayRef<KeyStep> X = ToObject(A), Y = ToObject(B);
+  size_t N = std::min(X.size(), Y.size());
+  return std::equal(X.begin(), X.begin() + N, Y.begin(), sameStep);
+}
+
 ArrayRef<KeyStep> LocationKey::afterLastArrow() const {
   size_t From = 0;
   for (size_t I = 0; I != Path.size(); ++I)
