@@ -475,6 +475,8 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
 }
 
 void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
+  if (Sides.empty())
+    return; // nothing to pair: no walk of the TU
   struct Finder : RecursiveASTVisitor<Finder> {
     llvm::DenseSet<const FunctionDecl *> Handlers;
     void add(const Expr *E) {
