@@ -1246,6 +1246,15 @@ struct Scan {
         // do this too, for lists that readers walk under a lock: only
         // lockless readers elsewhere (acquire, rcu_dereference()) make it
         // a publication.
+        // A back link is no data of it: the object's field gets the
+        // address of the very object whose field will point to it
+        // (`next->prev = prev; WRITE_ONCE(prev->next, next)`, a list
+        // unlink); a reader that arrives through `prev->next` knows it.
+        const Expr *DV = valueOf(D);
+        const auto *DR = DV ? dyn_cast<DeclRefExpr>(DV->IgnoreParenImpCasts()) : nullptr;
+        if (DR && PK && PK->Base && DR->getDecl() == PK->Base && PK->ViaPointer &&
+            !PK->isDeref())
+          continue;
         Related = true;
         PointerPublish = true;
       } else if (Device && DK->Base && DK->Base == PK->Base && deviceField(*DK)) {
