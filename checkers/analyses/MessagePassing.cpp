@@ -480,15 +480,9 @@ void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
   struct Finder : RecursiveASTVisitor<Finder> {
     llvm::DenseSet<const FunctionDecl *> Handlers;
     void add(const Expr *E) {
-      if (!E)
-        return;
-      E = E->IgnoreParenCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(E);
-          U && U->getOpcode() == UO_AddrOf)
-        E = U->getSubExpr()->IgnoreParenCasts();
-      if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-        if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
-          Handlers.insert(FD->getCanonicalDecl());
+      // A handler this TU defines: only those have sides.
+      if (const FunctionDecl *FD = functionRef(E))
+        Handlers.insert(FD->getCanonicalDecl());
     }
     bool VisitCallExpr(CallExpr *CE) {
       const FunctionDecl *Callee = CE->getDirectCallee();

@@ -1049,19 +1049,21 @@ void AccessPlainSharedCheck::collectReaderHelperNames() {
       return true;
     }
   };
+  // Breadth first, so that a helper is walked at the shallowest depth it
+  // is called from, and its own callees within the bound.
   DenseSet<const FunctionDecl *> Seen;
   SmallVector<std::pair<const FunctionDecl *, unsigned>, 8> Work;
   for (const FunctionDecl *F : ReaderHelpers)
-    Work.push_back({F, 0});
-  while (!Work.empty()) {
-    auto [F, Depth] = Work.pop_back_val();
-    if (!Seen.insert(F).second)
-      continue;
+    if (Seen.insert(F).second)
+      Work.push_back({F, 0});
+  for (size_t I = 0; I != Work.size(); ++I) {
+    auto [F, Depth] = Work[I];
     Names N(ReaderHelperNames);
     N.TraverseStmt(const_cast<Stmt *>(F->getBody()));
     if (Depth < 3)
       for (const FunctionDecl *G : N.Callees)
-        Work.push_back({G, Depth + 1});
+        if (Seen.insert(G).second)
+          Work.push_back({G, Depth + 1});
   }
 }
 

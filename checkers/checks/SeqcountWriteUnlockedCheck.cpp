@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Check.h"
+#include "core/AstQueries.h"
 #include "core/Dataflow.h"
 #include "core/LockAnalysis.h"
 
@@ -353,18 +354,6 @@ struct Entry {
            (Registrations > 1 || InLoop);
   }
 };
-
-const FunctionDecl *functionRef(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
-    E = U->getSubExpr()->IgnoreParenCasts();
-  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
-    if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
-      return FD->getDefinition() ? FD->getDefinition() : nullptr;
-  return nullptr;
-}
 
 /// The record's name, or the typedef's of an anonymous one (`typedef
 /// struct { ... } ops_t;`).

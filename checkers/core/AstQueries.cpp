@@ -55,6 +55,18 @@ bool setupFunction(const FunctionDecl *FD) {
   return isSetupName(FD->getName());
 }
 
+const FunctionDecl *functionRef(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenCasts();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
+      return FD->getDefinition() ? FD->getDefinition() : nullptr;
+  return nullptr;
+}
+
 const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {
   if (!S || Depth > 24)
     return nullptr;

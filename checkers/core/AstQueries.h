@@ -56,6 +56,10 @@ bool mustOrderCall(const Event &E, Classifier &C);
 /// the message-passing pairs share this notion of initialisation.
 bool setupFunction(const clang::FunctionDecl *FD);
 
+/// The function E names, a designator or its address (`f`, `&f`), when
+/// this TU defines it: its definition; null otherwise.
+const clang::FunctionDecl *functionRef(const clang::Expr *E);
+
 /// Statements inside a branch condition, and the locals tested in one.
 /// With Answers, a comparison anywhere and an integer return value count
 /// as tests too (`return head != tail`), and the comparisons are listed.
