@@ -150,7 +150,10 @@ struct Candidate {
   std::string Name;
   bool RMW;
   bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
-  bool FnLocks; // the function takes, releases or asserts a lock somewhere
+  /// The function takes, releases or asserts a lock that may protect the
+  /// location: one on an object computed from the same parameters or
+  /// globals, or one whose object is not known (lockRelated()).
+  bool FnLocks;
   std::optional<uint64_t> Bits; // the bits it can change, when bounded
   /// The local pointer (or parameter) it writes through, if any.
   const VarDecl *Base = nullptr;
@@ -385,6 +388,13 @@ std::string directObjectPath(const Expr *Arg) {
   return Path;
 }
 
+/// A lock the function was handed as such: the object a parameter points
+/// to, with no member on the way (`spin_lock(l)`, `mutex_lock(*m)`).
+bool handedInLock(const LocationKey &K) {
+  return K.Base && isa<ParmVarDecl>(K.Base) && !K.Field &&
+         K.Base->getType()->isPointerType();
+}
+
 /// T reads a seqcount section of its own: a begin and its retry, or, with
 /// the begin and end in helpers that are no API (PostgreSQL's
 /// pgstat_begin_changecount_read()), a location loaded, a read barrier,
@@ -422,14 +432,18 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       Counters.insert(Id);
   }
   bool FnLocks = false, FnWriteStep = false;
+  SmallVector<int, 4> LockKeys; // -1: a lock whose object is not known
   size_t FirstCandidate = Candidates.size();
   llvm::StringSet<> InSectionNames;
   SmallVector<MarkedStore, 4> MarkedHere;
   SmallVector<const Event *, 8> CandidateEvents; // from FirstCandidate on
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events) {
-      if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock)
+      if (E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock) {
         FnLocks = true;
+        if (!is_contained(LockKeys, E.Key))
+          LockKeys.push_back(E.Key);
+      }
       // write_seqcount_invalidate(), latch switches: a one-shot write step
       // whose stores before it are part of the protocol (__d_drop).
       if (E.isWriteStep())
@@ -453,6 +467,54 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       Fresh = std::move(F.Fresh);
     }
     return Fresh->count(K.Base) > 0;
+  };
+
+  // Does one of the function's own lock operations concern the object
+  // of K? A lock on an object computed from other parameters (the root of
+  // another structure: anon_vma_clone() locks the anon_vmas it walks from
+  // `src`, then resets `dst->anon_vma`) says nothing about how K's object
+  // is protected: the caller holds that lock, as for a function that takes
+  // no lock at all. Globals, objects whose origin is not known, and a lock
+  // handed in by pointer (`f(c, &lock)`: the caller names the lock that
+  // guards the data) may be anything's lock.
+  std::optional<ValueRoots> Roots;
+  auto RootsOf = [&](const LocationKey &K,
+                     SmallPtrSetImpl<const VarDecl *> &Out) {
+    const VarDecl *B = K.Base;
+    if (!B || B->hasGlobalStorage())
+      return false;
+    if (B->getDeclContext() != FD)
+      return false; // a helper's variable, seen through
+    if (!Roots)
+      Roots.emplace(FD, *Ctx->Ctx);
+    if (!Roots->roots(B, Out))
+      return false;
+    return llvm::none_of(Out, [](const VarDecl *V) {
+      return V->hasGlobalStorage();
+    });
+  };
+  std::optional<SmallVector<SmallPtrSet<const VarDecl *, 4>, 2>> LockRoots;
+  auto LockRelated = [&](const LocationKey &K) {
+    if (!LockRoots) {
+      LockRoots.emplace();
+      for (int LK : LockKeys) {
+        SmallPtrSet<const VarDecl *, 4> R;
+        if (LK < 0 || handedInLock(T.key(LK)) || !RootsOf(T.key(LK), R)) {
+          LockRoots->clear();
+          LockRoots->emplace_back(); // unknown: related to everything
+          break;
+        }
+        LockRoots->push_back(std::move(R));
+      }
+    }
+    SmallPtrSet<const VarDecl *, 4> W;
+    if (!RootsOf(K, W) || W.empty())
+      return true;
+    return llvm::any_of(*LockRoots, [&](const SmallPtrSet<const VarDecl *, 4> &R) {
+      return R.empty() || llvm::any_of(W, [&](const VarDecl *V) {
+               return R.contains(V);
+             });
+    });
   };
 
   // A read section split across functions (inet_getpeer() begins it,
@@ -596,7 +658,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
                               Ctx->Ctx->getLangOpts()))
       return;
     Candidates.push_back(
-        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain, FnLocks,
+        {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain,
+         FnLocks && LockRelated(K),
          bitsOf(E),
          K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
                                                                    : nullptr,
@@ -607,6 +670,16 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     if (!is_contained(OpenedReaders, Counter))
       for (const Event *E : Unguarded)
         noteReader(T, *E, Counter);
+  // A function that marks a store of the location itself knows it is read
+  // concurrently here: whatever it locks, a plain store races with those
+  // readers.
+  if (FnLocks)
+    for (size_t I = FirstCandidate; I < Candidates.size(); ++I)
+      if (!Candidates[I].FnLocks &&
+          llvm::any_of(MarkedHere, [&](const MarkedStore &M) {
+            return M.Id == Candidates[I].Id;
+          }))
+        Candidates[I].FnLocks = true;
   // MarkedApart only qualifies marked-store evidence, which report() uses
   // for a function that locks.
   if (FnLocks)

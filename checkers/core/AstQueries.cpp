@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 
 using namespace clang;
+using namespace llvm;
 
 namespace seqlint {
 
@@ -65,6 +66,103 @@ const FunctionDecl *functionRef(const Expr *E) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DR->getDecl()))
       return FD->getDefinition() ? FD->getDefinition() : nullptr;
   return nullptr;
+}
+
+namespace {
+/// The local variable an lvalue names, through `.` members and elements of
+/// a local array (`h.raw`, `v[2]`): storing there defines that local.
+const VarDecl *definedLocal(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DR->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+      E = ME->getBase();
+    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
+             AS && AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+      E = AS->getBase();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void collectDefs(const Stmt *S,
+                 DenseMap<const VarDecl *, SmallVector<const Expr *, 2>> &Defs,
+                 DenseSet<const VarDecl *> &AddressTaken, unsigned Depth = 0) {
+  if (!S || Depth > 256)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = definedLocal(BO->getLHS()))
+        Defs[V].push_back(BO->getRHS());
+  } else if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = definedLocal(U->getSubExpr()))
+        // `&v` where v is a pointer or holds one: it can be set through
+        // the address (`get(&p)`). The address of an object of the
+        // function is its own (`w = &entry.wait`).
+        if (V->getType()->isPointerType() ||
+            V->getType()->isRecordType() || V->getType()->isArrayType())
+          AddressTaken.insert(V);
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit())
+        Defs[V].push_back(V->getInit());
+  }
+  for (const Stmt *Ch : S->children())
+    collectDefs(Ch, Defs, AddressTaken, Depth + 1);
+}
+
+/// The variables E reads, outside unevaluated operands (sizeof).
+void readVars(const Stmt *S, SmallVectorImpl<const VarDecl *> &Out,
+              unsigned Depth = 0) {
+  if (!S || Depth > 64)
+    return;
+  if (isa<UnaryExprOrTypeTraitExpr>(S))
+    return;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      Out.push_back(V);
+    return;
+  }
+  for (const Stmt *Ch : S->children())
+    readVars(Ch, Out, Depth + 1);
+}
+} // namespace
+
+ValueRoots::ValueRoots(const FunctionDecl *FD, ASTContext &Ctx)
+    : FD(FD), Ctx(Ctx) {
+  if (FD && FD->getBody())
+    collectDefs(FD->getBody(), Defs, AddressTaken);
+}
+
+bool ValueRoots::roots(const VarDecl *V,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Out) const {
+  SmallVector<const VarDecl *, 8> Work{V};
+  DenseSet<const VarDecl *> Seen;
+  while (!Work.empty()) {
+    const VarDecl *L = Work.pop_back_val();
+    if (!L || !Seen.insert(L).second)
+      continue;
+    if (L->hasGlobalStorage() || isa<ParmVarDecl>(L)) {
+      Out.insert(L);
+      continue;
+    }
+    if (L->getDeclContext() != FD || AddressTaken.contains(L))
+      return false;
+    auto It = Defs.find(L);
+    if (It == Defs.end())
+      continue; // never given a value: points nowhere
+    for (const Expr *D : It->second) {
+      SmallVector<const VarDecl *, 4> Read;
+      readVars(D, Read);
+      if (Read.empty() && !isZeroValue(D, Ctx))
+        return false;
+      Work.append(Read.begin(), Read.end());
+    }
+  }
+  return true;
 }
 
 const Expr *storedValue(const Stmt *S, bool Compound, unsigned Depth) {

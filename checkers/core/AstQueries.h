@@ -11,7 +11,9 @@
 #include "core/Classifier.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace seqlint {
@@ -59,6 +61,30 @@ bool setupFunction(const clang::FunctionDecl *FD);
 /// The function E names, a designator or its address (`f`, `&f`), when
 /// this TU defines it: its definition; null otherwise.
 const clang::FunctionDecl *functionRef(const clang::Expr *E);
+
+/// Where the values of FD's locals come from: the parameters and globals
+/// they are computed from, following other locals through their
+/// initializers and assignments (`pavc` walks `src->anon_vma_chain`,
+/// `anon_vma = pavc->anon_vma`, `root = lock_root(root, anon_vma)`: the
+/// root of `root` is `src`). Flow-insensitive; one scan of the body.
+class ValueRoots {
+public:
+  ValueRoots(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+  /// Adds V's roots to Out (V itself for a parameter or a global). False
+  /// when some value of V comes from nothing a variable names (a call
+  /// without variable arguments, an address constant) or V's address is
+  /// taken: then what it points to is not known.
+  bool roots(const clang::VarDecl *V,
+             llvm::SmallPtrSetImpl<const clang::VarDecl *> &Out) const;
+
+private:
+  const clang::FunctionDecl *FD;
+  clang::ASTContext &Ctx;
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Expr *, 2>>
+      Defs;
+  llvm::DenseSet<const clang::VarDecl *> AddressTaken;
+};
 
 /// Statements inside a branch condition, and the locals tested in one.
 /// With Answers, a comparison anywhere and an integer return value count
