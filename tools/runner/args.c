@@ -121,6 +121,10 @@ void build_analysis_args(const char *const *argv, size_t argc, const cmd_options
 #endif
   /* A crash is reported as "not analysed"; no reproducer files in /tmp. */
   sv_push(out, "-fno-crash-diagnostics");
+  /* The runner reads the compiler's stderr (its statistics line, the first
+   * error of a file that does not compile): no colour codes in it, whatever
+   * the build asked for (meson passes -fdiagnostics-color=always). */
+  sv_push(out, "-fno-color-diagnostics");
   sv_push_own(out, xasprintf("-fplugin=%s", o->plugin));
   /* Findings stay warnings even where -Werror comes back (the plugin picks
    * the level itself: clang 19 applies no -W flag to plugin diagnostics). */

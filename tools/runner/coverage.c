@@ -60,7 +60,20 @@ static void set_field(coverage_t *c, const char *name, size_t nlen, const char *
 
 static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
 
+const char *skip_terminal_escapes(const char *line) {
+  while (line[0] == '\033' && line[1] == '[') {
+    const char *p = line + 2;
+    while ((*p >= '0' && *p <= '9') || *p == ';' || *p == '?')
+      p++;
+    if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')))
+      break;
+    line = p + 1;
+  }
+  return line;
+}
+
 int coverage_parse_line(const char *line, coverage_t *c) {
+  line = skip_terminal_escapes(line);
   if (!starts_with(line, SEQLINT_STATS_PREFIX))
     return 0;
   coverage_t one = {0};

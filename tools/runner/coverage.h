@@ -20,7 +20,12 @@ typedef struct {
 
 #define SEQLINT_STATS_PREFIX "seqlint-stats:"
 
-/* Adds a "seqlint-stats:" line to c; 0 when the line is not one. */
+/* line past the terminal escape sequences at its start (ESC [ ... letter):
+ * a compiler told -fdiagnostics-color=always (meson's default) resets the
+ * colour at the start of the line after its last diagnostic. */
+const char *skip_terminal_escapes(const char *line);
+/* Adds a "seqlint-stats:" line to c (after any terminal escapes); 0 when
+ * the line is not one. */
 int coverage_parse_line(const char *line, coverage_t *c);
 /* Adds the statistics lines of a compiler's stderr (the file at path). */
 void coverage_read_stderr(const char *path, coverage_t *c);

@@ -121,7 +121,7 @@ static char *first_stderr_error(const char *path) {
   while ((n = getline(&line, &cap, f)) > 0 && lines++ < 10000) {
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
       line[--n] = '\0';
-    if (!n || starts_with(line, SEQLINT_STATS_PREFIX))
+    if (!n || starts_with(skip_terminal_escapes(line), SEQLINT_STATS_PREFIX))
       continue;
     if (strstr(line, "error:") || starts_with(line, "cannot ")) {
       result = xstrdup(line);
