@@ -435,6 +435,11 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         if (ownStoreBefore(OwnStores, E.Key, J))
           continue;
         bool Dep = DepVar && DK.Base == DepVar && DK.ViaPointer;
+        // `if (READ_ONCE(e->next)) x = e->next->state;`: the datum is read
+        // through the flag's pointer value (loaded again), in the object
+        // the flag points to, not in the one that holds it.
+        if (!Dep && LocationKey::reachedThrough(DK, FK))
+          Dep = true;
         unsigned Rel = 0;
         if (Dep)
           Rel |= RelPointee;

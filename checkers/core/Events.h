@@ -114,6 +114,10 @@ struct LocationKey {
   /// `c->node` and `c->tree->root` do; `e->prev->next` and `e->next->prev`,
   /// fields of two neighbours, do not.
   static bool onePointerChain(const LocationKey &A, const LocationKey &B);
+  /// Is Data reached through the pointer value of Ptr: Ptr's whole path,
+  /// then a dereference (`e->next->state`, `*g->p`, `q->buf[i]` for a
+  /// pointer `buf`)?
+  static bool reachedThrough(const LocationKey &Data, const LocationKey &Ptr);
   /// The steps after the last '->' (all of them when there is none):
   /// `prod.tail` in `r->prod.tail`.
   llvm::ArrayRef<KeyStep> afterLastArrow() const;

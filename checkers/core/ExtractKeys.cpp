@@ -175,6 +175,24 @@ bool LocationKey::onePointerChain(const LocationKey &A, const LocationKey &B) {
   return std::equal(X.begin(), X.begin() + N, Y.begin(), sameStep);
 }
 
+bool LocationKey::reachedThrough(const LocationKey &Data, const LocationKey &Ptr) {
+  size_t N = Ptr.Path.size();
+  if (!N || Data.Path.size() <= N ||
+      !std::equal(Ptr.Path.begin(), Ptr.Path.end(), Data.Path.begin(), sameStep))
+    return false;
+  switch (Data.Path[N].Kind) {
+  case KeyStep::Arrow:
+  case KeyStep::Deref:
+    return true;
+  case KeyStep::Index:
+    // An element of the array a pointer member points to; not of an array
+    // member itself (`q->slot[i]` lies in q).
+    return Ptr.Field && Ptr.Field->getType()->isPointerType();
+  default:
+    return false;
+  }
+}
+
 ArrayRef<KeyStep> LocationKey::afterLastArrow() const {
   size_t From = 0;
   for (size_t I = 0; I != Path.size(); ++I)
