@@ -124,6 +124,21 @@ const MemberExpr *findMember(const Stmt *S, const ValueDecl *Field, unsigned Dep
 /// `vq->used->ring[i].id`), if the subscripted array is a member.
 /// With Pointers, a member that points to the array counts too
 /// (`m->buckets[i]` with `struct node **buckets`).
+/// The node of Root whose child Child is, if any.
+const Stmt *parentOf(const Stmt *Child, const Stmt *Root, unsigned Depth = 0) {
+  if (!Root || Depth > 24)
+    return nullptr;
+  for (const Stmt *C : Root->children()) {
+    if (!C)
+      continue;
+    if (C == Child || (isa<Expr>(C) && cast<Expr>(C)->IgnoreParenImpCasts() == Child))
+      return Root;
+    if (const Stmt *P = parentOf(Child, C, Depth + 1))
+      return P;
+  }
+  return nullptr;
+}
+
 const MemberExpr *ringMember(const Stmt *S, bool Pointers = false, unsigned Depth = 0) {
   if (!S || Depth > 24)
     return nullptr;
@@ -916,6 +931,38 @@ struct Scan {
   /// Are the slot D stores and the index P stores members of one object,
   /// the ring's own header (`vq->used->ring[i].id = ...; vq->used->idx +=
   /// n`: a vring, a uapi ring laid out as header and slots)?
+  /// Does the index step at Seq[I] reserve a slot of another array than
+  /// D's: its old value, kept in a local, addresses a slot stored after it
+  /// (`n = fetch_add(&sw->n_poll, 1); sw->poll[n] = id;`)? That array is
+  /// its ring; a slot of another array of the object (`sw->in_use[lcore]`,
+  /// addressed by something else) is no data it publishes.
+  bool reservesOther(size_t I, const Event &D) const {
+    const Event &P = *Seq[I];
+    const MemberExpr *Mine = ringMember(D.node());
+    if (P.Kind != EventKind::RMW || !P.node() || !Mine)
+      return false;
+    // The locals that keep the step's old value.
+    SmallVector<const VarDecl *, 2> Kept;
+    for (const auto &[V, Defs] : Locals.Defs)
+      if (llvm::any_of(Defs, [&](const Expr *X) { return containsStmt(X, P.node()); }))
+        Kept.push_back(V);
+    if (Kept.empty())
+      return false;
+    for (size_t J = I + 1; J < Seq.size(); ++J) {
+      const Event &E = *Seq[J];
+      if (E.Kind != EventKind::Store && E.Kind != EventKind::RMW)
+        continue;
+      const MemberExpr *Ring = ringMember(E.node());
+      if (!Ring || Ring->getMemberDecl() == Mine->getMemberDecl())
+        continue;
+      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(parentOf(Ring, E.node()));
+      const Expr *Idx = AS ? AS->getIdx() : nullptr;
+      if (llvm::any_of(Kept, [&](const VarDecl *V) { return refersTo(Idx, V); }))
+        return true;
+    }
+    return false;
+  }
+
   bool sameObjectRing(const Event &D, const Event &P) const {
     const LocationKey *PK = keyOf(P);
     if (!PK || !PK->Field)
@@ -1221,7 +1268,9 @@ struct Scan {
       if (slot(*DK) && Doorbell) {
         Related = true;
         Dma = deviceField(*DK);
-      } else if (slot(*DK) && Index && (sameRing(slotIndex(D), P, Value) || sameObjectRing(D, P))) {
+      } else if (slot(*DK) && Index &&
+                 (sameRing(slotIndex(D), P, Value) ||
+                  (sameObjectRing(D, P) && !reservesOther(I, D)))) {
         Related = true;
         Dma = deviceField(*DK);
         // Self-evident only if the slot's position is this index's own
