@@ -90,6 +90,23 @@ std::string spellingOf(const Event &E) {
   return "";
 }
 
+/// A pointer member to the record that declares it (through anonymous
+/// structs and unions): a link of a list or a tree.
+bool isLinkField(const ValueDecl *D) {
+  const auto *F = dyn_cast_or_null<FieldDecl>(D);
+  if (!F)
+    return false;
+  const auto *PT = F->getType()->getAs<PointerType>();
+  if (!PT)
+    return false;
+  const RecordDecl *Pointee = PT->getPointeeType()->getAsRecordDecl();
+  const RecordDecl *Holder = F->getParent();
+  while (Holder && Holder->isAnonymousStructOrUnion())
+    Holder = dyn_cast<RecordDecl>(Holder->getParent());
+  return Pointee && Holder &&
+         Pointee->getCanonicalDecl() == Holder->getCanonicalDecl();
+}
+
 /// A flag-like value: a constant, a boolean or a pointer (publication); not
 /// a computed number (sizes, times, indexes are data of their own).
 bool isFlagValue(const Expr *V, ASTContext &Ctx) {
@@ -313,6 +330,11 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
     MpLoc Id = loc(FK);
     if (!Id.Leaf)
       continue;
+    // A link of a linked structure (a pointer to the record that holds it:
+    // `e->next`, `e->prev`) says where the next node is; the holder's other
+    // fields are announced by whatever made the holder reachable, not by
+    // its own link. Only the node it points to is its data.
+    bool LinkFlag = isLinkField(FK.Field);
     // A side of this function around flag access F.
     auto sideAt = [&](bool Writer) {
       MpSide S;
@@ -362,7 +384,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         if (isRelease(E.Ord))
           continue; // a publication of its own
         unsigned Rel = 0;
-        if (DK.Base && DK.Base == FK.Base &&
+        if (DK.Base && DK.Base == FK.Base && !LinkFlag &&
             LocationKey::onePointerChain(DK, FK))
           Rel |= RelSameObject;
         if (DK.Storage == LocationKey::Global &&
@@ -443,7 +465,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         unsigned Rel = 0;
         if (Dep)
           Rel |= RelPointee;
-        else if (DK.Base && DK.Base == FK.Base &&
+        else if (DK.Base && DK.Base == FK.Base && !LinkFlag &&
                  LocationKey::onePointerChain(DK, FK))
           Rel |= RelSameObject;
         else if (DK.Storage == LocationKey::Global &&
