@@ -1369,6 +1369,8 @@ struct Scan {
         // index and slots are one block, the layout of memory mapped by
         // another agent (a device, the host, another process).
         Cand.SelfEvident = true;
+        if (const RecordDecl *RD = osOuterRecord(PK->Field))
+          Cand.Block = RD;
         Cand.Why = "a ring laid out as its index and a flexible array of slots "
                    "in one block: memory the other side maps and polls";
       } else if (marked(P) && !Locked && (c11Atomic(P) || volatileAccess(P))) {
@@ -2869,6 +2871,11 @@ void OsEvidence::add(const FunctionTrace &T) {
       if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
         if (const FunctionDecl *F = CE->getDirectCallee())
           Called.insert(F->getCanonicalDecl());
+      // A lock that is a member of a record: that record's fields are
+      // guarded by it.
+      if ((E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock) && E.Key >= 0)
+        if (const RecordDecl *RD = osOuterRecord(T.key(E.Key).Field))
+          LockedRecords.insert(RD);
     }
   // In reverse post-order, as one sequence: a WRITE_ONCE() after a helper's
   // smp_wmb() is often in a block of its own.
@@ -3015,6 +3022,11 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // never stores it.
   if (Cand.K == OsKind::StoreLoad || Cand.K == OsKind::StoreLoadWrongKind)
     return !Cand.Id || !(B & EvAnyStore);
+  // A block of index and slots that holds a lock the file takes is guarded
+  // by it: no memory another agent polls without it (DPDK's IPsec replay
+  // window: the sequence number and its bitmap beside an rte_rwlock_t).
+  if (Cand.Block && Ev.lockedRecord(Cand.Block))
+    return false;
   if (Cand.SelfEvident)
     return true;
   switch (Cand.K) {

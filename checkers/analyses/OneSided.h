@@ -101,6 +101,8 @@ struct OsCandidate {
   bool Sibling = false;         // a field after others of its object: deviant only
   bool SlotFlag = false;        // Consume: a flag word inside a slot: deviant only
   const clang::RecordDecl *Ring = nullptr; // SlotFlag: the record holding the slots
+  /// Header: the record that holds the index and its slots in one block.
+  const clang::RecordDecl *Block = nullptr;
   bool SiblingAcquire = false;  // Publish: a slot's flag after its other fields,
                                 // the flag loaded with an acquire elsewhere
   bool DoorbellIndex = false;   // a doorbell with an index stored elsewhere
@@ -170,6 +172,11 @@ public:
   /// Does the TU load a field of record RD (or of a record nested in it)
   /// with an acquire: a ring whose index publishes its slots?
   bool acquiredRecord(const clang::RecordDecl *RD) const { return Acquired.count(RD); }
+  /// Does a lock of the file (taken, released or asserted) lie in a
+  /// record of RD's type?
+  bool lockedRecord(const clang::RecordDecl *RD) const {
+    return LockedRecords.count(RD);
+  }
   /// An ownership word Id is stored outside set-up after the record it
   /// owns is filled or read (ownerWord()'s store rule): the file hands the
   /// record over with it, whether or not that store is reported.
@@ -181,6 +188,7 @@ public:
 
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
+  llvm::DenseSet<const clang::RecordDecl *> LockedRecords;
   llvm::DenseSet<const clang::FunctionDecl *> Called;
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
   llvm::DenseMap<const clang::ValueDecl *, unsigned> Bits;
