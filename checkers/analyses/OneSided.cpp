@@ -323,8 +323,19 @@ struct Scan {
   }
   bool sameDescriptor(const Event &A, const LocationKey &AK, const Event &B,
                       const LocationKey &BK) const {
-    if (AK.Base && baseAt(A, AK) == baseAt(B, BK))
-      return true;
+    if (AK.Base && baseAt(A, AK) == baseAt(B, BK)) {
+      // An element of an array on B's path is the descriptor: A must lie
+      // in it too (`c->mem[i]` and `c->total` share a base, not a slot).
+      size_t Slot = 0;
+      for (size_t I = 0; I != BK.Path.size(); ++I)
+        if (BK.Path[I].Kind == KeyStep::Index)
+          Slot = I + 1;
+      if (!Slot || AK.Base != BK.Base)
+        return true;
+      return AK.Path.size() >= Slot &&
+             LocationKey::sameSteps(ArrayRef<KeyStep>(AK.Path).take_front(Slot),
+                                    ArrayRef<KeyStep>(BK.Path).take_front(Slot));
+    }
     // The slot a helper tested and returned (`desc = vq_get_avail(vq)`).
     if (AK.Field && BK.Field && AK.Field->getDeclContext() == BK.Field->getDeclContext() &&
         (returnedSlot(AK, B) || returnedSlot(BK, A)))
