@@ -2258,6 +2258,7 @@ struct Scan {
         // Judged only by the deviant evidence (osSupported()).
       } else if (Device) {
         Cand.SelfEvident = true;
+        Cand.Descriptor = osOuterRecord(LK->Field);
         Cand.Why = deviceWhy(*LK) + ": the device writes the descriptor and then this word";
       } else if (marked(L)) {
         Cand.SelfEvident = true;
@@ -3037,6 +3038,13 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // by it: no memory another agent polls without it (DPDK's IPsec replay
   // window: the sequence number and its bitmap beside an rte_rwlock_t).
   if (Cand.Block && Ev.lockedRecord(Cand.Block))
+    return false;
+  // The file loads another word of this descriptor type with an acquire:
+  // that word hands the descriptor over, and this one is data it orders
+  // (a virtio packed descriptor's flags, then its len and addr, also in
+  // an indirect table the head's flags announced).
+  if (Cand.Descriptor && Ev.acquiredRecord(Cand.Descriptor) &&
+      !(Ev.of(Cand.Id) & EvAcquireLoad))
     return false;
   if (Cand.SelfEvident)
     return true;

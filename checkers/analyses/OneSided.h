@@ -103,6 +103,8 @@ struct OsCandidate {
   const clang::RecordDecl *Ring = nullptr; // SlotFlag: the record holding the slots
   /// Header: the record that holds the index and its slots in one block.
   const clang::RecordDecl *Block = nullptr;
+  /// Consume of a device descriptor's word: the descriptor's record.
+  const clang::RecordDecl *Descriptor = nullptr;
   bool SiblingAcquire = false;  // Publish: a slot's flag after its other fields,
                                 // the flag loaded with an acquire elsewhere
   bool DoorbellIndex = false;   // a doorbell with an index stored elsewhere
