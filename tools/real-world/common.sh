@@ -472,6 +472,10 @@ lines = ['[%s] files analysed: %s' % (tag, analysed if analysed >= 0 else '? (no
          '[%s] crashes: %d%s' % (tag, len(crashed) + runner_crash,
                                  ' (runner exit %d)' % rc if runner_crash else '')]
 lines += ['    ' + c for c in crashed]
+# What was recognised (the runner's coverage), so that "0 findings" reads as
+# "checked N sections, 0 findings".
+cm = re.search(r'checked (\d+ TUs?: .*)$', err, re.M)
+lines.append('[%s] checked: %s' % (tag, cm.group(1) if cm else '? (no coverage in the runner summary)'))
 lines.append('[%s] not analysed, not a crash (compile errors): %d' % (tag, len(failed)))
 lines += ['    ' + c for c in failed[:20]]
 if len(failed) > 20:

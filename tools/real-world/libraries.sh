@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # seqlint real-world targets: runs the library targets of tools/real-world/
-# (ck.sh, liburing.sh, postgresql.sh, qemu.sh) one after the other with the
+# (ck.sh, liburing.sh, postgresql.sh, qemu.sh, dpdk-lib.sh) one after the other with the
 # same options and prints one summary table. Opt-in; not part of the default
 # test suite. Each target's own output goes to <workdir>/libraries-<name>.log.
 #
 # Usage: tools/real-world/libraries.sh --run PLUGIN.so [--runner PATH] [-j N]
-#            [--quick] [--only "ck liburing postgresql qemu"] [--workdir-base DIR]
+#            [--quick] [--only "ck liburing postgresql qemu dpdk-lib"] [--workdir-base DIR]
 #   --run PLUGIN.so     the plugin (required); --runner: the seqlint runner
 #                       (default: next to the plugin)
 #   -j N                parallel jobs (default: nproc)
 #   --quick             each target's --quick mode (a handful of files; for CI)
-#   --only LIST         run only these targets (default: all four)
+#   --only LIST         run only these targets (default: all five)
 #   --workdir-base DIR  work directories DIR/seqlint-<name> (default /var/tmp)
 #   --skip-install      passed on: do not install Debian packages
 # Exit: 0 ok, 1 a crash in some target, 2 usage or setup error in some target.
@@ -18,7 +18,7 @@ set -euo pipefail
 
 PROG=${0##*/}
 HERE=$(cd "$(dirname "$0")" && pwd)
-TARGETS=(ck liburing postgresql qemu)
+TARGETS=(ck liburing postgresql qemu dpdk-lib)
 BASE=/var/tmp
 PASS=()
 PLUGIN=
@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$PLUGIN" ] || { printf '%s: error: --run PLUGIN.so is required\n\n' "$PROG" >&2; usage 2; }
 for t in "${TARGETS[@]}"; do
-	[ -x "$HERE/$t.sh" ] || die "unknown target '$t' (ck, liburing, postgresql, qemu)"
+	[ -x "$HERE/$t.sh" ] || die "unknown target '$t' (ck, liburing, postgresql, qemu, dpdk-lib)"
 done
 
 SUB='' LOGSUF=''
