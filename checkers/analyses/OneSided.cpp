@@ -131,7 +131,8 @@ const Stmt *parentOf(const Stmt *Child, const Stmt *Root, unsigned Depth = 0) {
   for (const Stmt *C : Root->children()) {
     if (!C)
       continue;
-    if (C == Child || (isa<Expr>(C) && cast<Expr>(C)->IgnoreParenImpCasts() == Child))
+    if (C == Child ||
+        (isa<Expr>(C) && cast<Expr>(C)->IgnoreParenImpCasts() == Child))
       return Root;
     if (const Stmt *P = parentOf(Child, C, Depth + 1))
       return P;
@@ -333,8 +334,9 @@ struct Scan {
       if (!Slot || AK.Base != BK.Base)
         return true;
       return AK.Path.size() >= Slot &&
-             LocationKey::sameSteps(ArrayRef<KeyStep>(AK.Path).take_front(Slot),
-                                    ArrayRef<KeyStep>(BK.Path).take_front(Slot));
+             LocationKey::sameSteps(
+                 ArrayRef<KeyStep>(AK.Path).take_front(Slot),
+                 ArrayRef<KeyStep>(BK.Path).take_front(Slot));
     }
     // The slot a helper tested and returned (`desc = vq_get_avail(vq)`).
     if (AK.Field && BK.Field && AK.Field->getDeclContext() == BK.Field->getDeclContext() &&
@@ -955,7 +957,8 @@ struct Scan {
     // The locals that keep the step's old value.
     SmallVector<const VarDecl *, 2> Kept;
     for (const auto &[V, Defs] : Locals.Defs)
-      if (llvm::any_of(Defs, [&](const Expr *X) { return containsStmt(X, P.node()); }))
+      if (llvm::any_of(
+              Defs, [&](const Expr *X) { return containsStmt(X, P.node()); }))
         Kept.push_back(V);
     if (Kept.empty())
       return false;
@@ -966,9 +969,11 @@ struct Scan {
       const MemberExpr *Ring = ringMember(E.node());
       if (!Ring || Ring->getMemberDecl() == Mine->getMemberDecl())
         continue;
-      const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(parentOf(Ring, E.node()));
+      const auto *AS =
+          dyn_cast_or_null<ArraySubscriptExpr>(parentOf(Ring, E.node()));
       const Expr *Idx = AS ? AS->getIdx() : nullptr;
-      if (llvm::any_of(Kept, [&](const VarDecl *V) { return refersTo(Idx, V); }))
+      if (llvm::any_of(Kept,
+                       [&](const VarDecl *V) { return refersTo(Idx, V); }))
         return true;
     }
     return false;
@@ -1291,17 +1296,19 @@ struct Scan {
             flexibleRing(D) && sameObjectRing(D, P) &&
             (sameRing(slotIndex(D), P, Value, /*Strict=*/true) || sharesIndex(slotIndex(D), Value));
       } else if (slot(*DK) && DbRecord && deviceField(*DK) &&
-                 (sameRing(slotIndex(D), P, Value) || sameRing(baseSlotIndex(*DK), P, Value))) {
+                 (sameRing(slotIndex(D), P, Value) ||
+                  sameRing(baseSlotIndex(*DK), P, Value))) {
         Related = true;
         Dma = true;
-      } else if (slot(*DK) && IndexLike && sameObjectRing(D, P) && flexibleRing(D) &&
-                 sharesIndex(slotIndex(D), Value)) {
+      } else if (slot(*DK) && IndexLike && sameObjectRing(D, P) &&
+                 flexibleRing(D) && sharesIndex(slotIndex(D), Value)) {
         // The header's index set from the shadow position that addressed
         // the slot (`avail->ring[shadow & m] = h; avail->idx = ++shadow`).
         Related = true;
         Dma = deviceField(*DK);
         Header = flexibleRing(D);
-      } else if (PointerValue && DK->Base && DK->ViaPointer && mentions(Value, DK->Base)) {
+      } else if (PointerValue && DK->Base && DK->ViaPointer &&
+                 mentions(Value, DK->Base)) {
         // The object whose address is published. list_add() and friends
         // do this too, for lists that readers walk under a lock: only
         // lockless readers elsewhere (acquire, rcu_dereference()) make it
@@ -1317,7 +1324,8 @@ struct Scan {
           continue;
         Related = true;
         PointerPublish = true;
-      } else if (Device && DK->Base && DK->Base == PK->Base && deviceField(*DK)) {
+      } else if (Device && DK->Base && DK->Base == PK->Base &&
+                 deviceField(*DK)) {
         Related = true; // a descriptor's fields, then its ownership word
         Dma = true;
       }
@@ -2885,7 +2893,8 @@ void OsEvidence::add(const FunctionTrace &T) {
           Called.insert(F->getCanonicalDecl());
       // A lock that is a member of a record: that record's fields are
       // guarded by it.
-      if ((E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock) && E.Key >= 0)
+      if ((E.Kind == EventKind::Lock || E.Kind == EventKind::Unlock) &&
+          E.Key >= 0)
         if (const RecordDecl *RD = osOuterRecord(T.key(E.Key).Field))
           LockedRecords.insert(RD);
     }

@@ -489,9 +489,8 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       Roots.emplace(FD, *Ctx->Ctx);
     if (!Roots->roots(B, Out))
       return false;
-    return llvm::none_of(Out, [](const VarDecl *V) {
-      return V->hasGlobalStorage();
-    });
+    return llvm::none_of(
+        Out, [](const VarDecl *V) { return V->hasGlobalStorage(); });
   };
   std::optional<SmallVector<SmallPtrSet<const VarDecl *, 4>, 2>> LockRoots;
   auto LockRelated = [&](const LocationKey &K) {
@@ -510,11 +509,12 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
     SmallPtrSet<const VarDecl *, 4> W;
     if (!RootsOf(K, W) || W.empty())
       return true;
-    return llvm::any_of(*LockRoots, [&](const SmallPtrSet<const VarDecl *, 4> &R) {
-      return R.empty() || llvm::any_of(W, [&](const VarDecl *V) {
-               return R.contains(V);
-             });
-    });
+    return llvm::any_of(
+        *LockRoots, [&](const SmallPtrSet<const VarDecl *, 4> &R) {
+          return R.empty() || llvm::any_of(W, [&](const VarDecl *V) {
+                   return R.contains(V);
+                 });
+        });
   };
 
   // A read section split across functions (inet_getpeer() begins it,
@@ -659,8 +659,7 @@ void AccessPlainSharedCheck::collect(const FunctionTrace &T) {
       return;
     Candidates.push_back(
         {Id, FD, E.Loc, N, E.Kind == EventKind::RMW, !Plain,
-         FnLocks && LockRelated(K),
-         bitsOf(E),
+         FnLocks && LockRelated(K), bitsOf(E),
          K.ViaPointer && K.Storage == LocationKey::Local && !E.Via ? K.Base
                                                                    : nullptr,
          holderOf(K)});

@@ -79,7 +79,8 @@ const VarDecl *definedLocal(const Expr *E) {
     if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
       E = ME->getBase();
     else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
-             AS && AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+             AS &&
+             AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
       E = AS->getBase();
     else
       return nullptr;
@@ -102,8 +103,8 @@ void collectDefs(const Stmt *S,
         // `&v` where v is a pointer or holds one: it can be set through
         // the address (`get(&p)`). The address of an object of the
         // function is its own (`w = &entry.wait`).
-        if (V->getType()->isPointerType() ||
-            V->getType()->isRecordType() || V->getType()->isArrayType())
+        if (V->getType()->isPointerType() || V->getType()->isRecordType() ||
+            V->getType()->isArrayType())
           AddressTaken.insert(V);
   } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())

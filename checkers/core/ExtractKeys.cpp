@@ -175,10 +175,12 @@ bool LocationKey::onePointerChain(const LocationKey &A, const LocationKey &B) {
   return std::equal(X.begin(), X.begin() + N, Y.begin(), sameStep);
 }
 
-bool LocationKey::reachedThrough(const LocationKey &Data, const LocationKey &Ptr) {
+bool LocationKey::reachedThrough(const LocationKey &Data,
+                                 const LocationKey &Ptr) {
   size_t N = Ptr.Path.size();
   if (!N || Data.Path.size() <= N ||
-      !std::equal(Ptr.Path.begin(), Ptr.Path.end(), Data.Path.begin(), sameStep))
+      !std::equal(Ptr.Path.begin(), Ptr.Path.end(), Data.Path.begin(),
+                  sameStep))
     return false;
   switch (Data.Path[N].Kind) {
   case KeyStep::Arrow:
