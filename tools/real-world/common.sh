@@ -286,6 +286,27 @@ if want is not None and len(seen) < len(want):
 PY
 }
 
+# rw_db_from_build BUILD.json OUT.json: the database of a build system that
+# writes one itself (meson): its .c entries under ${DIRS[@]}, or with --quick
+# those of the files rw_select_quick picks among them ($QUICK_RE).
+rw_db_from_build() {
+	local raw=$1 db=$2 dirs=$OUT/db-dirs.json
+	rw_restrict_db "$raw" "$dirs"
+	if [ "$QUICK" = 1 ]; then
+		python3 -c 'import json,os,sys
+for e in json.load(open(sys.argv[1])):
+    print(os.path.relpath(os.path.realpath(os.path.join(e["directory"], e["file"])), sys.argv[2]))' \
+			"$dirs" "$(readlink -f "$SRC")" >"$OUT/candidates.txt"
+		rw_select_quick "$OUT/candidates.txt" "$QUICK_RE" >"$OUT/files.txt"
+		say "quick: $(wc -l <"$OUT/files.txt") files: $(tr "\n" " " <"$OUT/files.txt")"
+		rw_restrict_db "$raw" "$db" "$OUT/files.txt"
+	else
+		mkdir -p "$(dirname "$db")"
+		mv "$dirs" "$db"
+	fi
+	rm -f "$dirs"
+}
+
 # rw_select_quick LIST.txt REGEX: prints (paths relative to $SRC) up to
 # $QUICK_FILES files of LIST (relative paths) with the most matches of REGEX
 # in their code (comments removed), taken in turn from each of ${DIRS[@]}.

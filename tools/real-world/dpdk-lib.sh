@@ -54,20 +54,7 @@ setup() {
 		say "configure: $(elapsed "$t0" "$(now)") s"
 	fi
 	step "compile database"
-	rw_restrict_db "$BUILD/compile_commands.json" "$OUT/db-dirs.json"
-	if [ "$QUICK" = 1 ]; then
-		python3 -c 'import json,os,sys
-for e in json.load(open(sys.argv[1])):
-    print(os.path.relpath(os.path.realpath(os.path.join(e["directory"], e["file"])), sys.argv[2]))' \
-			"$OUT/db-dirs.json" "$(readlink -f "$SRC")" >"$OUT/candidates.txt"
-		rw_select_quick "$OUT/candidates.txt" "$QUICK_RE" >"$OUT/files.txt"
-		say "quick: $(wc -l <"$OUT/files.txt") files: $(tr "\n" " " <"$OUT/files.txt")"
-		rw_restrict_db "$BUILD/compile_commands.json" "$db" "$OUT/files.txt"
-	else
-		mkdir -p "$OUT/db"
-		mv "$OUT/db-dirs.json" "$db"
-	fi
-	rm -f "$OUT/db-dirs.json"
+	rw_db_from_build "$BUILD/compile_commands.json" "$db"
 }
 
 setup
