@@ -286,6 +286,23 @@ if want is not None and len(seen) < len(want):
 PY
 }
 
+# rw_configure_once WHAT CMD...: configures the build tree $BUILD with CMD
+# (run with $BUILD made empty), once: a tree with a database and the stamp
+# of an earlier run is kept. WHAT says what runs.
+rw_configure_once() {
+	local what=$1 t0
+	shift
+	[ -f "$BUILD/compile_commands.json" ] && [ -f "$BUILD/.seqlint-configured" ] && return
+	say "$what (log: $OUT/configure.log)"
+	t0=$(now)
+	rm -rf "$BUILD"
+	mkdir -p "$BUILD"
+	"$@" >"$OUT/configure.log" 2>&1 ||
+		{ tail -n 20 "$OUT/configure.log" >&2; die "configure failed (see $OUT/configure.log)"; }
+	touch "$BUILD/.seqlint-configured"
+	say "configure: $(elapsed "$t0" "$(now)") s"
+}
+
 # rw_db_from_build BUILD.json OUT.json: the database of a build system that
 # writes one itself (meson): its .c entries under ${DIRS[@]}, or with --quick
 # those of the files rw_select_quick picks among them ($QUICK_RE).

@@ -37,22 +37,15 @@ SETUP=(-Dtests=false -Dexamples= -Denable_docs=false
 	"-Ddisable_drivers=baseband/*,common/*,compress/*,crypto/*,dma/*,event/*,gpu/*,mempool/*,ml/*,net/*,raw/*,regex/*,vdpa/*")
 rw_parse_args "$@"
 
+dpdk_configure() { CC=clang-19 meson setup "$BUILD" "${SETUP[@]}"; }
+
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
 	rw_prepare dpdk clang-19 meson ninja-build pkg-config python3 python3-pyelftools \
 		libnuma-dev dpkg-dev xz-utils
 	BUILD=$SRC/build-seqlint
-	local t0
-	if [ ! -f "$BUILD/compile_commands.json" ] || [ ! -f "$BUILD/.seqlint-configured" ]; then
-		say "CC=clang-19 meson setup ${SETUP[*]} (log: $OUT/configure.log)"
-		t0=$(now)
-		rm -rf "$BUILD"
-		CC=clang-19 meson setup "$BUILD" "${SETUP[@]}" >"$OUT/configure.log" 2>&1 ||
-			{ tail -n 20 "$OUT/configure.log" >&2; die "meson setup failed (see $OUT/configure.log)"; }
-		touch "$BUILD/.seqlint-configured"
-		say "configure: $(elapsed "$t0" "$(now)") s"
-	fi
+	rw_configure_once "CC=clang-19 meson setup ${SETUP[*]}" dpdk_configure
 	step "compile database"
 	rw_db_from_build "$BUILD/compile_commands.json" "$db"
 }

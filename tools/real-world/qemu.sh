@@ -51,6 +51,8 @@ for e in json.load(open(sys.argv[1])):
 	xargs ninja -C "$BUILD" -t query <"$OUT/objects.txt" | sed -n 's/^ *|| //p' | sort -u
 }
 
+qemu_configure() { (cd "$BUILD" && ../configure "${CONFIGURE[@]}"); }
+
 setup() {
 	local db=$OUT/db/compile_commands.json
 	rw_have_db && return
@@ -58,16 +60,7 @@ setup() {
 		libglib2.0-dev libpixman-1-dev libfdt-dev libaio-dev liburing-dev
 	BUILD=$SRC/build-seqlint
 	local t0
-	if [ ! -f "$BUILD/compile_commands.json" ] || [ ! -f "$BUILD/.seqlint-configured" ]; then
-		say "configure ${CONFIGURE[*]} (log: $OUT/configure.log)"
-		t0=$(now)
-		rm -rf "$BUILD"
-		mkdir -p "$BUILD"
-		(cd "$BUILD" && ../configure "${CONFIGURE[@]}") >"$OUT/configure.log" 2>&1 ||
-			{ tail -n 20 "$OUT/configure.log" >&2; die "configure failed (see $OUT/configure.log)"; }
-		touch "$BUILD/.seqlint-configured"
-		say "configure: $(elapsed "$t0" "$(now)") s"
-	fi
+	rw_configure_once "configure ${CONFIGURE[*]}" qemu_configure
 	step "generated headers (log: $OUT/build.log)"
 	t0=$(now)
 	rw_db_from_build "$BUILD/compile_commands.json" "$db"
