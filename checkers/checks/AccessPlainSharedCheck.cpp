@@ -152,7 +152,7 @@ struct Candidate {
   bool Marked;  // a WRITE_ONCE/relaxed store, not a plain one
   /// The function takes, releases or asserts a lock that may protect the
   /// location: one on an object computed from the same parameters or
-  /// globals, or one whose object is not known (lockRelated()).
+  /// globals, or one whose object is not known (LockRelated in collect()).
   bool FnLocks;
   std::optional<uint64_t> Bits; // the bits it can change, when bounded
   /// The local pointer (or parameter) it writes through, if any.
