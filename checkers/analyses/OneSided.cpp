@@ -3044,10 +3044,12 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   if (Cand.K == OsKind::StoreLoad || Cand.K == OsKind::StoreLoadWrongKind)
     return !Cand.Id || !(B & EvAnyStore);
   // A block of index and slots that holds a lock the file takes is guarded
-  // by it: no memory another agent polls without it (DPDK's IPsec replay
-  // window: the sequence number and its bitmap beside an rte_rwlock_t).
+  // by it (DPDK's IPsec replay window: the sequence number and its bitmap
+  // beside an rte_rwlock_t), like a store under a lock: only a reader that
+  // takes no lock and loads the index with an acquire makes it a
+  // publication (a consumer outside a producers' lock).
   if (Cand.Block && Ev.lockedRecord(Cand.Block))
-    return false;
+    return Ev.of(Cand.Id) & EvAcquireLoad;
   // The file loads another word of this descriptor type with an acquire:
   // that word hands the descriptor over, and this one is data it orders
   // (a virtio packed descriptor's flags, then its len and addr, also in

@@ -8,8 +8,10 @@
  * replay_sqn: an rte_rwlock_t, the last sequence number and the window's
  * bitmap in one block; ipsec_sqn.h's esn_inb_update_sqn() clears the
  * buckets it moves past and then stores the new sequence number, with the
- * writer's lock taken by rsn_update_start()). The same layout without a
- * lock is still reported.
+ * writer's lock taken by rsn_update_start()): judged like a store under
+ * a lock, reported only when a reader loads the index with an acquire
+ * (a consumer that takes no lock). The same layout without a lock is
+ * still reported.
  */
 #include <linux/types.h>
 #include <linux/compiler.h>
@@ -74,4 +76,35 @@ void log_append(struct log *l, u64 v, u64 mask)
 
 	l->slot[h & mask] = v; // expected-note {{the store to 'l->slot[]' is here}}
 	l->head = h + 1; // expected-warning {{'l->head' is published here after the store to 'l->slot[]' with no write barrier in between}} expected-note {{shared with the other side: a ring laid out as its index and a flexible array of slots in one block}}
+}
+
+/* A block with the producers' lock inside, and a consumer that takes no
+ * lock and loads the index with an acquire: the producers' lock orders
+ * nothing for it. */
+struct mpsc {
+	spinlock_t prod_lock;
+	u32 head;
+	u64 slot[];
+};
+
+static void mpsc_put_locked(struct mpsc *q, u64 v, u32 mask)
+{
+	u32 h = q->head;
+
+	q->slot[h & mask] = v; // expected-note {{the store to 'q->slot[]' is here}}
+	q->head = h + 1; // expected-warning {{'q->head' is published here after the store to 'q->slot[]' with no write barrier in between}} expected-note {{shared with the other side: a ring laid out as its index and a flexible array of slots in one block}}
+}
+
+void mpsc_put(struct mpsc *q, u64 v, u32 mask)
+{
+	spin_lock(&q->prod_lock);
+	mpsc_put_locked(q, v, mask);
+	spin_unlock(&q->prod_lock);
+}
+
+u64 mpsc_get(struct mpsc *q, u32 *tail, u32 mask)
+{
+	if (smp_load_acquire(&q->head) == *tail)
+		return 0;
+	return q->slot[(*tail)++ & mask];
 }
