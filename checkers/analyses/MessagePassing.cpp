@@ -1,5 +1,6 @@
 //===- MessagePassing.cpp -------------------------------------------------===//
 #include "analyses/MessagePassing.h"
+#include "analyses/OneSided.h"
 #include "analyses/UnitAnalyses.h"
 #include "core/AstQueries.h"
 #include "core/BarrierScan.h"
@@ -93,16 +94,10 @@ std::string spellingOf(const Event &E) {
 /// A pointer member to the record that declares it (through anonymous
 /// structs and unions): a link of a list or a tree.
 bool isLinkField(const ValueDecl *D) {
-  const auto *F = dyn_cast_or_null<FieldDecl>(D);
-  if (!F)
-    return false;
-  const auto *PT = F->getType()->getAs<PointerType>();
-  if (!PT)
-    return false;
-  const RecordDecl *Pointee = PT->getPointeeType()->getAsRecordDecl();
-  const RecordDecl *Holder = F->getParent();
-  while (Holder && Holder->isAnonymousStructOrUnion())
-    Holder = dyn_cast<RecordDecl>(Holder->getParent());
+  const auto *PT = D ? D->getType()->getAs<PointerType>() : nullptr;
+  const RecordDecl *Pointee =
+      PT ? PT->getPointeeType()->getAsRecordDecl() : nullptr;
+  const RecordDecl *Holder = osOuterRecord(D);
   return Pointee && Holder &&
          Pointee->getCanonicalDecl() == Holder->getCanonicalDecl();
 }

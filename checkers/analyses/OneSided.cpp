@@ -120,37 +120,29 @@ const MemberExpr *findMember(const Stmt *S, const ValueDecl *Field, unsigned Dep
   return nullptr;
 }
 
-/// The array member a slot access subscripts (`vq->used->ring` in
-/// `vq->used->ring[i].id`), if the subscripted array is a member.
-/// With Pointers, a member that points to the array counts too
-/// (`m->buckets[i]` with `struct node **buckets`).
-/// The node of Root whose child Child is, if any.
-const Stmt *parentOf(const Stmt *Child, const Stmt *Root, unsigned Depth = 0) {
-  if (!Root || Depth > 24)
-    return nullptr;
-  for (const Stmt *C : Root->children()) {
-    if (!C)
-      continue;
-    if (C == Child ||
-        (isa<Expr>(C) && cast<Expr>(C)->IgnoreParenImpCasts() == Child))
-      return Root;
-    if (const Stmt *P = parentOf(Child, C, Depth + 1))
-      return P;
-  }
-  return nullptr;
-}
-
-const MemberExpr *ringMember(const Stmt *S, bool Pointers = false, unsigned Depth = 0) {
+/// The first slot access in S whose subscripted array is a member
+/// (`vq->used->ring[i]` in `vq->used->ring[i].id`). With Pointers, a member
+/// that points to the array counts too (`m->buckets[i]` with `struct node
+/// **buckets`).
+const ArraySubscriptExpr *ringSubscript(const Stmt *S, bool Pointers = false,
+                                        unsigned Depth = 0) {
   if (!S || Depth > 24)
     return nullptr;
   if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
     if (const auto *ME = dyn_cast<MemberExpr>(AS->getBase()->IgnoreParenImpCasts());
         ME && (ME->getType()->isArrayType() || (Pointers && ME->getType()->isPointerType())))
-      return ME;
+      return AS;
   for (const Stmt *C : S->children())
-    if (const MemberExpr *ME = ringMember(C, Pointers, Depth + 1))
-      return ME;
+    if (const ArraySubscriptExpr *AS = ringSubscript(C, Pointers, Depth + 1))
+      return AS;
   return nullptr;
+}
+
+/// The array member a slot access subscripts (`vq->used->ring` in
+/// `vq->used->ring[i].id`): ringSubscript()'s base.
+const MemberExpr *ringMember(const Stmt *S, bool Pointers = false) {
+  const ArraySubscriptExpr *AS = ringSubscript(S, Pointers);
+  return AS ? cast<MemberExpr>(AS->getBase()->IgnoreParenImpCasts()) : nullptr;
 }
 
 bool nonConstant(const Expr *E, ASTContext &Ctx) {
@@ -944,6 +936,19 @@ struct Scan {
   /// Are the slot D stores and the index P stores members of one object,
   /// the ring's own header (`vq->used->ring[i].id = ...; vq->used->idx +=
   /// n`: a vring, a uapi ring laid out as header and slots)?
+  bool sameObjectRing(const Event &D, const Event &P) const {
+    const LocationKey *PK = keyOf(P);
+    if (!PK || !PK->Field)
+      return false;
+    const MemberExpr *Ring = ringMember(D.node());
+    const MemberExpr *Idx = findMember(P.node(), PK->Field);
+    if (!Ring || !Idx ||
+        Ring->getMemberDecl()->getDeclContext() !=
+            Idx->getMemberDecl()->getDeclContext())
+      return false;
+    return sameObjectExpr(Ring->getBase(), Idx->getBase());
+  }
+
   /// Does the index step at Seq[I] reserve a slot of another array than
   /// D's: its old value, kept in a local, addresses a slot stored after it
   /// (`n = fetch_add(&sw->n_poll, 1); sw->poll[n] = id;`)? That array is
@@ -966,29 +971,15 @@ struct Scan {
       const Event &E = *Seq[J];
       if (E.Kind != EventKind::Store && E.Kind != EventKind::RMW)
         continue;
-      const MemberExpr *Ring = ringMember(E.node());
-      if (!Ring || Ring->getMemberDecl() == Mine->getMemberDecl())
+      const ArraySubscriptExpr *AS = ringSubscript(E.node());
+      if (!AS || ringMember(AS)->getMemberDecl() == Mine->getMemberDecl())
         continue;
-      const auto *AS =
-          dyn_cast_or_null<ArraySubscriptExpr>(parentOf(Ring, E.node()));
-      const Expr *Idx = AS ? AS->getIdx() : nullptr;
-      if (llvm::any_of(Kept,
-                       [&](const VarDecl *V) { return refersTo(Idx, V); }))
+      if (llvm::any_of(Kept, [&](const VarDecl *V) {
+            return refersTo(AS->getIdx(), V);
+          }))
         return true;
     }
     return false;
-  }
-
-  bool sameObjectRing(const Event &D, const Event &P) const {
-    const LocationKey *PK = keyOf(P);
-    if (!PK || !PK->Field)
-      return false;
-    const MemberExpr *Ring = ringMember(D.node());
-    const MemberExpr *Idx = findMember(P.node(), PK->Field);
-    if (!Ring || !Idx ||
-        Ring->getMemberDecl()->getDeclContext() != Idx->getMemberDecl()->getDeclContext())
-      return false;
-    return sameObjectExpr(Ring->getBase(), Idx->getBase());
   }
 
   void collect(const Stmt *S, const ValueDecl *Field, DenseSet<const VarDecl *> &Vars,
