@@ -8,8 +8,10 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -248,6 +250,11 @@ struct Scan {
   ASTContext &Ctx;
   std::vector<const Event *> Seq;
   std::vector<int> Depth;
+  /// The block of this function each event of Seq lies in (an inlined
+  /// helper's events: the block of its call).
+  std::vector<const CFGBlock *> BlockOf;
+  mutable std::optional<CFGReverseBlockReachabilityAnalysis> Reach;
+  mutable std::optional<ParentMap> Parents; // of this function's body
   LocalScan Locals;
   BranchTests Conds{/*Answers=*/true};
   BranchTests Decisions; // branch conditions only (not answers returned)
@@ -539,8 +546,10 @@ struct Scan {
     Decisions.walk(T.FD->getBody());
     collectDiffs(T.FD);
     for (const CFGBlock *B : bodyFirstOrder(*T.Cfg))
-      for (const Event &E : T.Blocks[B->getBlockID()].Events)
+      for (const Event &E : T.Blocks[B->getBlockID()].Events) {
         append(E, T, 0);
+        BlockOf.resize(Seq.size(), B);
+      }
     Depth.resize(Seq.size());
     // Held locks: the function's own events by the must-held dataflow (an
     // unlock on an early-return path does not end the critical section of
@@ -666,6 +675,81 @@ struct Scan {
       if (const MemberExpr *ME = ringMember(D, /*Pointers=*/true))
         return ME->getMemberDecl();
     return nullptr;
+  }
+
+  /// Is there a path from Seq[From] to Seq[To]? The sequence is a block
+  /// order, so an earlier event need not come before a later one on any
+  /// path (a store on an early-return arm, then a load after the branch).
+  bool onPath(size_t From, size_t To) const {
+    if (BlockOf[From] == BlockOf[To])
+      return true;
+    if (!Reach)
+      Reach.emplace(*T.Cfg);
+    return Reach->isReachable(BlockOf[From], BlockOf[To]);
+  }
+
+  /// Does the value of E depend on the load at Load: E contains it, or
+  /// names a local one of whose assignments does (one step at a time,
+  /// through at most four locals)? A call's result is another value.
+  bool derivesFrom(const Stmt *E, const Expr *Load, unsigned Depth = 0) const {
+    if (!E || Depth > 64)
+      return false;
+    if (const auto *X = dyn_cast<Expr>(E)) {
+      if (X->IgnoreParenImpCasts() == Load)
+        return true;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts())) {
+        const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        if (!V || !V->hasLocalStorage() || Depth >= 60)
+          return false;
+        auto It = Locals.Defs.find(V);
+        if (It == Locals.Defs.end())
+          return false;
+        return llvm::any_of(It->second, [&](const Expr *Def) {
+          return derivesFrom(Def, Load, Depth + 16);
+        });
+      }
+    }
+    if (isa<CallExpr>(E))
+      return false;
+    for (const Stmt *C : E->children())
+      if (derivesFrom(C, Load, Depth + 1))
+        return true;
+    return false;
+  }
+
+  /// Is the store S ordered after the load D by a dependency, as every CPU
+  /// keeps it (a store is never made visible before the loads its value or
+  /// its execution depend on): S stores a value computed from D's (`head =
+  /// slot[head].next`: a list walked, not a position moved past what was
+  /// read), or S lies in a branch of a test of D's value (the kernel's
+  /// load-to-store control dependency). Only for accesses of this
+  /// function's own body.
+  bool orderedByDependency(const Event &D, const Event &S) const {
+    if (D.Via || S.Via || InlinedFrom.count(&D) || InlinedFrom.count(&S))
+      return false;
+    const auto *Load = dyn_cast_or_null<Expr>(D.node());
+    if (!Load)
+      return false;
+    Load = Load->IgnoreParenImpCasts();
+    if (derivesFrom(valueOf(S), Load))
+      return true;
+    if (!Parents)
+      Parents.emplace(const_cast<Stmt *>(T.FD->getBody()));
+    const Stmt *Cur = S.node();
+    for (unsigned Up = 0; Cur && Up < 32; ++Up) {
+      const Stmt *P = Parents->getParent(Cur);
+      if (!P)
+        break;
+      const Expr *Cond = nullptr;
+      if (const auto *If = dyn_cast<IfStmt>(P))
+        Cond = Cur != If->getCond() ? If->getCond() : nullptr;
+      else if (const auto *CO = dyn_cast<ConditionalOperator>(P))
+        Cond = Cur != CO->getCond() ? CO->getCond() : nullptr;
+      if (Cond && derivesFrom(Cond, Load))
+        return true;
+      Cur = P;
+    }
+    return false;
   }
 
   const FunctionTrace &traceOf(const Event &E) const {
@@ -2059,7 +2143,7 @@ struct Scan {
       if (X.Kind != EventKind::Store)
         continue;
       const LocationKey *SK = keyOf(X);
-      if (!SK || counter(X) || slot(*SK) || (X.Api && X.Api->Mmio))
+      if (!SK || counter(X) || slot(*SK) || (X.Api && X.Api->Mmio) || !onPath(J, I))
         continue;
       if (SK->Text == LK->Text ||
           (osIdentity(*SK) && osIdentity(*SK) == osIdentity(*LK)))
@@ -2425,6 +2509,8 @@ struct Scan {
       const VarDecl *Pos = W.Use == ValueUse::Assigned ? W.Var : nullptr;
       for (size_t J = I + 1; J < Seq.size(); ++J) {
         const Event &D = *Seq[J];
+        if (!onPath(I, J))
+          continue; // another arm of a branch
         if (D.Kind == EventKind::Lock || D.Kind == EventKind::Unlock ||
             endsEveryPath(D, acquireLike, W))
           return;
@@ -2451,6 +2537,8 @@ struct Scan {
     bool Callback = false;
     for (size_t J = I; J-- > 0;) {
       const Event &D = *Seq[J];
+      if (!onPath(J, I))
+        continue; // another arm of a branch
       if (indirectCall(D)) {
         Callback = true;
         continue;
@@ -2487,6 +2575,9 @@ struct Scan {
       // A load whose value is what gets stored (a token copied into the
       // word) is no read of the record's contents.
       if (D.Use == ValueUse::Assigned && D.Var && Value && mentions(Value, D.Var))
+        continue;
+      // ... nor is one the store depends on: ordered after it.
+      if (orderedByDependency(D, W))
         continue;
       if (const LocationKey *RK = Record(D)) {
         Tu.markHandedOver(Id);
@@ -2582,6 +2673,9 @@ struct Scan {
         if (!loadedBefore(*SK, J))
           continue;
       }
+      // The store depends on what was read: ordered after it.
+      if (orderedByDependency(D, S))
+        continue;
       OsCandidate Cand;
       Cand.K = Wmb ? OsKind::RetireWrongKind : OsKind::Retire;
       Cand.At = Wmb ? *Wmb : S;
