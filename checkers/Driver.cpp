@@ -1024,8 +1024,10 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     Mux.functionDone(*T, Cl);
     CC.Function = nullptr;
   }
-  if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); }))
+  if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); })) {
     Unit.messagePassing().noteSignalHandlers(Ctx);
+    Unit.messagePassing().noteQuietFlags();
+  }
   for (auto &C : Checks)
     C->translationUnitDone(Cl);
   reportDataflowCuts(Flow, Opts);

@@ -11,6 +11,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
@@ -185,6 +186,15 @@ struct Ordering {
   bool OtherBarrier = false; // a barrier of another kind was met
 };
 
+/// Is S inside a loop of Body (its condition or its body)?
+bool inLoop(const Stmt *S, const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
+    if (isa<WhileStmt, DoStmt, ForStmt>(P))
+      return true;
+  return false;
+}
+
 } // namespace
 
 void MpCollector::setSpellings(MpSpellings S) {
@@ -240,6 +250,7 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
                           (isAcquire(E.Ord) || isRcuAccessorName(E.ApiName)))))
         if (const ValueDecl *Id = identity(T.key(E.Key)))
           OrderedIds.insert(Id);
+  Quiet.add(T);
   // A seqcount reader or writer is not message passing.
   if (!T.Counters.empty())
     return;
@@ -342,6 +353,11 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
         S.Origin = F.InnerLoc;
       S.FlagName = FK.displayName();
       S.FlagSpelling = spellingOf(F);
+      // Volatile by declaration, accessed plainly (not READ_ONCE(), not a
+      // volatile cast); a reader that waits for it in a loop shows another
+      // agent sets it, whatever else the file does.
+      S.DeclVolatileOnly = QuietRecords::declVolatileOnly(F, identity(FK)) &&
+                           (Writer || !inLoop(F.S, T.FD->getBody()));
       return S;
     };
 
@@ -496,6 +512,12 @@ void MpCollector::collect(FunctionAnalyses &FA, Classifier &C,
   }
 }
 
+void MpCollector::noteQuietFlags() {
+  for (MpSide &S : Sides)
+    if (S.DeclVolatileOnly)
+      S.Quiet = Quiet.quiet(static_cast<const ValueDecl *>(S.Flag.Leaf));
+}
+
 void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
   if (Sides.empty())
     return; // nothing to pair: no walk of the TU
@@ -572,6 +594,13 @@ std::vector<MpMatch> MpCollector::match(bool Ordered) const {
       // A signal handler and the thread it interrupts: one thread, program
       // order; no CPU barrier is needed on either side.
       if (W.SignalHandler || R.SignalHandler)
+        continue;
+      // A volatile flag whose files never order, lock or mark anything
+      // around its record, tested once and never waited for: the only sign
+      // of another agent is a qualifier (DPDK's malloc heap, whose callers
+      // hold the heap lock in another file; a control API that is not
+      // thread safe by contract).
+      if (W.Quiet && R.Quiet)
         continue;
       // Join: a TU that saw both functions has judged the pair.
       if (llvm::any_of(W.SeenIn,

@@ -29,6 +29,7 @@
 #define SEQLINT_MESSAGEPASSING_H
 
 #include "Check.h"
+#include "analyses/QuietRecords.h"
 #include "core/Classifier.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/DenseSet.h"
@@ -113,6 +114,17 @@ struct MpSide {
   /// The function is registered as a signal handler: it runs on the thread
   /// it interrupts, which sees its own stores in program order.
   bool SignalHandler = false;
+  /// The flag is marked only by its declaration (a volatile field or
+  /// global, accessed plainly) and, for a reader, not waited for in a
+  /// loop: set in collect(), for noteQuietFlags().
+  bool DeclVolatileOnly = false;
+  /// ... nothing in the side's TU orders or locks around the flag's record
+  /// (no barrier, lock, atomic or marked access in a function that touches
+  /// it), and two or more functions of the TU store the flag, plainly: its
+  /// writers are serialized by something outside the file (a caller's
+  /// lock, a contract), or no barrier could make them correct. A pair of
+  /// two quiet sides is not reported.
+  bool Quiet = false;
   std::vector<MpData> Data;
   std::optional<clang::FixItHint> Fix; // barrier insertion on this side
 };
@@ -174,6 +186,9 @@ public:
   /// handlers (signal(), pqsignal(), sigaction's sa_handler). Called at the
   /// end of the TU, before match().
   void noteSignalHandlers(clang::ASTContext &Ctx);
+  /// Sets the sides' Quiet from the records the TU orders or locks around.
+  /// Called at the end of the TU, before match() and writeSummary().
+  void noteQuietFlags();
 
   /// Writes the sides and the TU-wide exclusions as JSON (the summary of
   /// this TU). Only what has an identity outside the TU is written: fields
@@ -195,6 +210,8 @@ private:
   /// Published or read with release/acquire somewhere: a flag of its own,
   /// not data of another flag.
   llvm::DenseSet<MpId> OrderedIds;
+  /// What the TU orders or locks, and who stores what (noteQuietFlags()).
+  QuietRecords Quiet;
   std::vector<MpSpellings> Units;
   /// Join: the main file of each TU ("" when its summary does not say).
   std::vector<std::string> UnitMains;

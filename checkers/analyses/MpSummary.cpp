@@ -14,6 +14,7 @@
 //               "flagLoc": [file, line, col], "flagSpelling": "WRITE_ONCE()",
 //               "tested": false,
 //               "signalHandler": true,    // only when set
+//               "quiet": true,            // only when set: MpSide::Quiet
 //               "originLoc": [...],       // a flag store in a helper
 //               "data": [{"id": <id>, "rel": 1, "marked": false,
 //                         "loc": [...], "name": "e->code", "by": 0,
@@ -213,6 +214,8 @@ bool MpCollector::writeSummary(StringRef Path, const SourceManager &SM,
                       {"data", std::move(Data)}};
     if (S.SignalHandler)
       Side.try_emplace("signalHandler", true);
+    if (S.Quiet)
+      Side.try_emplace("quiet", true);
     if (S.Origin.isValid())
       if (json::Value O = LW.loc(S.Origin); !O.getAsNull())
         Side.try_emplace("originLoc", std::move(O));
@@ -439,6 +442,7 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
     S.Writer = *W;
     S.Tested = *T;
     S.SignalHandler = O->getBoolean("signalHandler").value_or(false);
+    S.Quiet = O->getBoolean("quiet").value_or(false);
     S.Fn = Intern(Fn);
     S.Flag.Leaf = Intern(Flag);
     if (std::optional<StringRef> H = O->getString("flagHolder"); H && !H->empty())
@@ -518,6 +522,8 @@ bool MpCollector::readSummary(StringRef Path, SourceManager &SM,
       if (!is_contained(Sides[It->second].SeenIn, Unit))
         Sides[It->second].SeenIn.push_back(Unit);
       Sides[It->second].SignalHandler |= S.SignalHandler;
+      // Quiet only if every TU that saw it says so.
+      Sides[It->second].Quiet &= S.Quiet;
       continue;
     }
     S.SeenIn.push_back(Unit);

@@ -1451,6 +1451,8 @@ struct Scan {
                                       "first: this store hands the chain to the device";
         } else {
           Cand.NeedsPolled = true;
+          Cand.VolatileOnly = QuietRecords::declVolatileOnly(P, PK->Field) &&
+                              !Tu.shared(C).deviceRecordField(PK->Field);
           Cand.Why = deviceWhy(*PK) + " that the file polls: the device reads the "
                                       "descriptor as soon as it sees this store";
         }
@@ -2341,6 +2343,8 @@ struct Scan {
         // Judged only by the deviant evidence (osSupported()).
       } else if (Device) {
         Cand.SelfEvident = true;
+        Cand.VolatileOnly = QuietRecords::declVolatileOnly(L, LK->Field) &&
+                            !Tu.shared(C).deviceRecordField(LK->Field);
         Cand.Descriptor = osOuterRecord(LK->Field);
         Cand.Why = deviceWhy(*LK) + ": the device writes the descriptor and then this word";
       } else if (marked(L)) {
@@ -2963,6 +2967,7 @@ void OsEvidence::add(const FunctionTrace &T) {
   if (T.FD == Last)
     return;
   Last = T.FD;
+  Quiet.add(T);
   BranchTests Conds{/*Answers=*/true};
   if (T.FD && T.FD->getBody())
     Conds.walk(T.FD->getBody());
@@ -3095,6 +3100,8 @@ const OsEvidence::Where *OsEvidence::strongest(const ValueDecl *Id) const {
 bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   unsigned B = Ev.of(Cand.Id);
   if (Cand.NeedsPolled && !(B & EvTestedLoad))
+    return false;
+  if (Cand.VolatileOnly && Ev.quiet(Cand.Id))
     return false;
   // An ownership word moves both ways: the file tests it and stores it (a
   // word only read is another agent's index or state). And the file treats

@@ -31,6 +31,7 @@
 #ifndef SEQLINT_ONESIDED_H
 #define SEQLINT_ONESIDED_H
 
+#include "analyses/QuietRecords.h"
 #include "core/Classifier.h"
 #include "core/Finding.h"
 #include "core/Provenance.h"
@@ -91,6 +92,9 @@ struct OsCandidate {
   bool Dma = false;            // a device descriptor (dma_wmb/dma_rmb)
   bool Doorbell = false;       // Publish through a relaxed MMIO write
   bool NeedsPolled = false;    // a descriptor word: the file must test it
+  /// ... that is a descriptor's only by its volatile declaration: not one
+  /// if the file never orders or locks around it (QuietRecords).
+  bool VolatileOnly = false;
   bool OwnerWord = false;      // an ownership word: the file must test and store it
   bool OwnerAcquired = false;  // ... and load it with an acquire (no provenance)
   bool OwnerMapped = false;    // ... the record lies in memory the file maps shared
@@ -187,6 +191,8 @@ public:
   bool called(const clang::FunctionDecl *FD) const {
     return Called.count(FD->getCanonicalDecl());
   }
+  /// Is Id quiet: see QuietRecords.
+  bool quiet(const clang::ValueDecl *Id) const { return Quiet.quiet(Id); }
 
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
@@ -198,6 +204,7 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, Where> Sibling;
   llvm::DenseMap<const clang::ValueDecl *, Where> Unordered;
   llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>, Where> CacheFenced;
+  QuietRecords Quiet;
   const clang::FunctionDecl *Last = nullptr;
 };
 
