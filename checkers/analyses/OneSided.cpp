@@ -10,9 +10,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/CFG.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -689,32 +689,31 @@ struct Scan {
   }
 
   /// Does the value of E depend on the load at Load: E contains it, or
-  /// names a local one of whose assignments does (one step at a time,
-  /// through at most four locals)? A call's result is another value.
-  bool derivesFrom(const Stmt *E, const Expr *Load, unsigned Depth = 0) const {
-    if (!E || Depth > 64)
+  /// names a local one of whose assignments does (through at most four
+  /// locals)? A call's result is another value.
+  bool derivesFrom(const Stmt *E, const Expr *Load, unsigned Hops = 0,
+                   unsigned Depth = 0) const {
+    if (!E || Depth > 32)
       return false;
     if (const auto *X = dyn_cast<Expr>(E)) {
-      if (X->IgnoreParenImpCasts() == Load)
+      X = X->IgnoreParenImpCasts();
+      if (X == Load)
         return true;
-      if (const auto *DR = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts())) {
+      if (const auto *DR = dyn_cast<DeclRefExpr>(X)) {
         const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-        if (!V || !V->hasLocalStorage() || Depth >= 60)
-          return false;
-        auto It = Locals.Defs.find(V);
-        if (It == Locals.Defs.end())
-          return false;
-        return llvm::any_of(It->second, [&](const Expr *Def) {
-          return derivesFrom(Def, Load, Depth + 16);
-        });
+        auto It = V && V->hasLocalStorage() && Hops < 4 ? Locals.Defs.find(V)
+                                                        : Locals.Defs.end();
+        return It != Locals.Defs.end() &&
+               llvm::any_of(It->second, [&](const Expr *Def) {
+                 return derivesFrom(Def, Load, Hops + 1, 0);
+               });
       }
     }
     if (isa<CallExpr>(E))
       return false;
-    for (const Stmt *C : E->children())
-      if (derivesFrom(C, Load, Depth + 1))
-        return true;
-    return false;
+    return llvm::any_of(E->children(), [&](const Stmt *C) {
+      return derivesFrom(C, Load, Hops, Depth + 1);
+    });
   }
 
   /// Is the store S ordered after the load D by a dependency, as every CPU
@@ -2145,7 +2144,8 @@ struct Scan {
       if (X.Kind != EventKind::Store)
         continue;
       const LocationKey *SK = keyOf(X);
-      if (!SK || counter(X) || slot(*SK) || (X.Api && X.Api->Mmio) || !onPath(J, I))
+      if (!SK || counter(X) || slot(*SK) || (X.Api && X.Api->Mmio) ||
+          !onPath(J, I))
         continue;
       if (SK->Text == LK->Text ||
           (osIdentity(*SK) && osIdentity(*SK) == osIdentity(*LK)))

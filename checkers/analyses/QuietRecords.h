@@ -1,4 +1,4 @@
-//===- QuietRecords.h - records a TU never orders or locks -------*- C++ -*-===//
+//===- QuietRecords.h - records a TU never orders or locks --*- C++ -*-===//
 //
 // Legacy code declares shared words volatile and serializes their users by
 // other means: the callers' lock in another file (DPDK's malloc heap), or a
