@@ -734,6 +734,7 @@ struct Scan {
       return true;
     if (!Parents)
       Parents.emplace(const_cast<Stmt *>(T.FD->getBody()));
+    const SourceManager &SM = Ctx.getSourceManager();
     const Stmt *Cur = S.node();
     for (unsigned Up = 0; Cur && Up < 32; ++Up) {
       const Stmt *P = Parents->getParent(Cur);
@@ -744,7 +745,14 @@ struct Scan {
         Cond = Cur != If->getCond() ? If->getCond() : nullptr;
       else if (const auto *CO = dyn_cast<ConditionalOperator>(P))
         Cond = Cur != CO->getCond() ? CO->getCond() : nullptr;
-      if (Cond && derivesFrom(Cond, Load))
+      // ... a test made after the load (not of a value a later load in
+      // its own branch gives the same local: memif's chain walk tests
+      // the length left, then loads the next descriptor's).
+      if (Cond &&
+          !SM.isBeforeInTranslationUnit(
+              SM.getExpansionLoc(Cond->getEndLoc()),
+              SM.getExpansionLoc(Load->getBeginLoc())) &&
+          derivesFrom(Cond, Load))
         return true;
       Cur = P;
     }

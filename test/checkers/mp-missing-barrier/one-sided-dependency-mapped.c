@@ -15,7 +15,8 @@
  *    after the branch: no path runs the store and then the load, so there
  *    is no store buffering.
  * The same load after the same store on one path is reported, and so is
- * an entry's data read before an index store that only its flag controls.
+ * an entry's data read before an index store that only its flag controls,
+ * and a load made after the test whose branch holds the store.
  * Modelled on DPDK's lib/vhost/vhost_user.c
  * (vhost_check_queue_inflights_split/_packed); rewritten.
  */
@@ -83,6 +84,29 @@ void log_repair_bad(struct queue *q)
 	q->last_len = log->e[old].len;
 	if (log->e[old].inflight == 0)
 		log->old_used_idx = log->used_idx; // expected-warning {{'log->old_used_idx' hands the slot back to the producer here, after the load of 'log->e[].len'}}
+}
+
+/* Bug: a walk that tests the length left and, in that branch, loads the
+ * next entry's length and moves the index past it. The test is made
+ * before the load it would depend on (the same local, set again later in
+ * its own branch: DPDK's memif chain walk), so it orders nothing. */
+uint32_t log_walk_bad(struct queue *q, uint32_t want)
+{
+	struct flight_log *log = q->log;
+	uint16_t i = log->old_used_idx;
+	uint32_t left = 0, got = 0;
+
+	while (want) {
+		if (left == 0) {
+			left = log->e[i].len;
+			log->old_used_idx = i + 1; // expected-warning {{'log->old_used_idx' hands the slot back to the producer here, after the load of 'log->e[].len'}}
+			i++;
+		}
+		got++;
+		left--;
+		want--;
+	}
+	return got;
 }
 
 /* The version is set on an arm that returns; the used index is read, to
