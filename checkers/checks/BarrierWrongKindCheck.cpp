@@ -76,7 +76,7 @@ public:
   void functionDone(const FunctionTrace &T, Classifier &Cl) override {
     bool StoreBarrier = false;
     forEachJudgedBarrier(T, [&](const Event &E, unsigned B, unsigned I) {
-      if (!InSection.count(&E) && !judge(T, E, B, I))
+      if (!InSection.count(&E) && !judge(T, E, B, I, Cl))
         noteStoreBuffering(T, E, B, I);
       StoreBarrier |= (E.Bits & OrdSS) && !(E.Bits & OrdLS);
     });
@@ -237,10 +237,37 @@ public:
   }
 
 private:
+  /// A barrier of a helper seen through at its call, with accesses of the
+  /// helper's own on both sides of it in the helper: the call shows only
+  /// those through its parameters (not the descriptor a local of the helper
+  /// points to: axgbe's `desc = &txq->desc[idx]`, filled around its
+  /// rte_wmb()), so the caller's view of the window is not the barrier's.
+  /// The helper is judged as a function of its own, with all of them.
+  static bool interiorToHelper(const Event &E, Classifier &Cl) {
+    if (!E.Via || !E.InnerS)
+      return false;
+    const HelperEffect *H = Cl.helperEffect(E.Via, /*Getters=*/true);
+    if (!H)
+      return false;
+    auto At = llvm::find_if(H->Events, [&](const Event &X) {
+      return X.Kind == EventKind::Barrier && X.S == E.InnerS;
+    });
+    if (At == H->Events.end())
+      return false;
+    auto Access = [](const Event &X) {
+      return X.Kind == EventKind::Load || X.Kind == EventKind::Store ||
+             X.Kind == EventKind::RMW;
+    };
+    return std::any_of(H->Events.begin(), At, Access) &&
+           std::any_of(std::next(At), H->Events.end(), Access);
+  }
+
   /// Judges one barrier of the function; true if it was reported (or is
   /// a full barrier, or a helper of atomics, judged on their own terms).
   bool judge(const FunctionTrace &T, const Event &E, unsigned Block,
-             unsigned Index) {
+             unsigned Index, Classifier &Cl) {
+    if (interiorToHelper(E, Cl))
+      return true; // judged in the helper
     StringRef Name = E.ApiName;
     bool BeforeAtomic = isBeforeAtomicBarrier(Name);
     bool AfterAtomic = isAfterAtomicBarrier(Name);
