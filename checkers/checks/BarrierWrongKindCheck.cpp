@@ -242,24 +242,37 @@ private:
   /// those through its parameters (not the descriptor a local of the helper
   /// points to: axgbe's `desc = &txq->desc[idx]`, filled around its
   /// rte_wmb()), so the caller's view of the window is not the barrier's.
-  /// The helper is judged as a function of its own, with all of them.
+  /// The helper is judged as a function of its own, with all of them. Both
+  /// the helper that holds the barrier and the one called here are asked
+  /// (a barrier in a wrapper of its own, called by the helper).
   static bool interiorToHelper(const Event &E, Classifier &Cl) {
     if (!E.Via || !E.InnerS)
       return false;
-    const HelperEffect *H = Cl.helperEffect(E.Via, /*Getters=*/true);
-    if (!H)
-      return false;
-    auto At = llvm::find_if(H->Events, [&](const Event &X) {
-      return X.Kind == EventKind::Barrier && X.S == E.InnerS;
-    });
-    if (At == H->Events.end())
-      return false;
-    auto Access = [](const Event &X) {
-      return X.Kind == EventKind::Load || X.Kind == EventKind::Store ||
-             X.Kind == EventKind::RMW;
-    };
-    return std::any_of(H->Events.begin(), At, Access) &&
-           std::any_of(std::next(At), H->Events.end(), Access);
+    // The helper that holds the barrier, and the one this function calls
+    // (a helper of a helper: the barrier in a wrapper of its own).
+    const FunctionDecl *Outer = nullptr;
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(E.S))
+      Outer = CE->getDirectCallee();
+    for (const FunctionDecl *F : {E.Via, Outer}) {
+      const HelperEffect *H =
+          F ? Cl.helperEffect(F, /*Getters=*/true) : nullptr;
+      if (!H)
+        continue;
+      auto At = llvm::find_if(H->Events, [&](const Event &X) {
+        return X.Kind == EventKind::Barrier &&
+               (X.S == E.InnerS || X.InnerS == E.InnerS);
+      });
+      if (At == H->Events.end())
+        continue;
+      auto Access = [](const Event &X) {
+        return X.Kind == EventKind::Load || X.Kind == EventKind::Store ||
+               X.Kind == EventKind::RMW;
+      };
+      if (std::any_of(H->Events.begin(), At, Access) &&
+          std::any_of(std::next(At), H->Events.end(), Access))
+        return true;
+    }
+    return false;
   }
 
   /// Judges one barrier of the function; true if it was reported (or is
