@@ -166,4 +166,109 @@ unsigned Classifier::knownCounterKeys(const FunctionTrace &T) const {
   return N;
 }
 
+namespace {
+
+/// The count an increment expression steps (`++c->n`, `c->n++`, `c->n += 1`),
+/// if it is a field or a global.
+const ValueDecl *steppedCount(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  const Expr *Target = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementOp())
+    Target = U->getSubExpr();
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(E);
+           CA && CA->getOpcode() == BO_AddAssign)
+    if (const auto *L =
+            dyn_cast<IntegerLiteral>(CA->getRHS()->IgnoreParenImpCasts());
+        L && L->getValue() == 1)
+      Target = CA->getLHS();
+  if (!Target)
+    return nullptr;
+  Target = Target->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(Target))
+    return ME->getMemberDecl();
+  if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasGlobalStorage())
+      return V;
+  return nullptr;
+}
+
+/// The local E names, through casts, parentheses and a mask (`seq`,
+/// `rc & MASK`).
+const VarDecl *namedLocal(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_And) {
+    if (const VarDecl *V = namedLocal(BO->getLHS()))
+      return V;
+    return namedLocal(BO->getRHS());
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+        V && V->hasLocalStorage())
+      return V;
+  return nullptr;
+}
+
+} // namespace
+
+bool Classifier::isMessageTag(const LocationKey &K) {
+  const ValueDecl *D = counterIdentity(K);
+  if (!D)
+    return false;
+  if (!MessageTags) {
+    MessageTags.emplace();
+    // Per function: the locals that hold a count's new value, the locals
+    // assigned something else (a load, a call's result), and the
+    // comparisons of one with the other.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      llvm::DenseMap<const VarDecl *, const ValueDecl *> Holds;
+      llvm::DenseSet<const VarDecl *> Other;
+      llvm::SmallVector<std::pair<const VarDecl *, const VarDecl *>, 4>
+          Compared;
+      void assign(const VarDecl *V, const Expr *Init) {
+        if (!V || !Init || !V->hasLocalStorage())
+          return;
+        if (const ValueDecl *C = steppedCount(Init))
+          Holds[V] = C;
+        else
+          Other.insert(V);
+      }
+      bool VisitVarDecl(VarDecl *V) {
+        assign(V, V->getInit());
+        return true;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        if (BO->getOpcode() == BO_Assign) {
+          if (const auto *DR =
+                  dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+            assign(dyn_cast<VarDecl>(DR->getDecl()), BO->getRHS());
+        } else if (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE) {
+          const VarDecl *A = namedLocal(BO->getLHS()),
+                        *B = namedLocal(BO->getRHS());
+          if (A && B && A != B)
+            Compared.push_back({A, B});
+        }
+        return true;
+      }
+    };
+    for (const Decl *TD : Ctx.getTranslationUnitDecl()->decls()) {
+      const auto *FD = dyn_cast<FunctionDecl>(TD);
+      if (!FD || !FD->doesThisDeclarationHaveABody())
+        continue;
+      Finder F;
+      F.TraverseStmt(FD->getBody());
+      for (auto [A, B] : F.Compared)
+        for (auto [Tag, Reply] : {std::pair(A, B), std::pair(B, A)}) {
+          auto It = F.Holds.find(Tag);
+          // The reply is another value: not the count itself read again.
+          if (It != F.Holds.end() && F.Other.count(Reply) &&
+              !F.Holds.count(Reply))
+            MessageTags->insert(It->second);
+        }
+    }
+  }
+  return MessageTags->count(D) != 0;
+}
+
 } // namespace seqlint
