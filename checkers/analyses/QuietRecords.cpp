@@ -1,5 +1,7 @@
 //===- QuietRecords.cpp - records a TU never orders or locks -------------===//
 #include "analyses/QuietRecords.h"
+#include "analyses/MessagePassing.h"
+#include "analyses/OneSided.h"
 
 #include "clang/AST/Decl.h"
 
@@ -10,28 +12,12 @@ namespace seqlint {
 
 namespace {
 
-/// A field's or global's identity across the functions of the TU.
-const ValueDecl *identityOf(const LocationKey &K) {
-  if (K.Field)
-    return K.Field;
-  if (K.Base && K.Storage == LocationKey::Global && !K.ViaPointer)
-    return K.Base;
-  return nullptr;
-}
-
 /// What a field belongs to: its record (the outermost one around
 /// anonymous members); a global is its own.
 const void *scopeOf(const ValueDecl *Id) {
-  const auto *F = dyn_cast<FieldDecl>(Id);
-  if (!F)
-    return Id->getCanonicalDecl();
-  const RecordDecl *RD = F->getParent();
-  while (RD->isAnonymousStructOrUnion())
-    if (const auto *P = dyn_cast<RecordDecl>(RD->getParent()))
-      RD = P;
-    else
-      break;
-  return RD->getCanonicalDecl();
+  if (const RecordDecl *RD = osOuterRecord(Id))
+    return RD->getCanonicalDecl();
+  return Id->getCanonicalDecl();
 }
 
 bool isAccess(const Event &E) {
@@ -57,7 +43,7 @@ void QuietRecords::add(const FunctionTrace &T) {
                  (E.Api || E.Ord != Order::Once));
       if (E.Kind == EventKind::Store && E.Key >= 0 &&
           (E.Ord == Order::Plain || (E.Ord == Order::Once && !E.Api)))
-        if (const ValueDecl *Id = identityOf(T.key(E.Key))) {
+        if (const ValueDecl *Id = MpCollector::identity(T.key(E.Key))) {
           const void *Fn = (E.Via ? E.Via : T.FD)->getCanonicalDecl();
           auto [It, New] = PlainWriter.try_emplace(Id, Fn);
           if (!New && It->second != Fn)
@@ -69,7 +55,7 @@ void QuietRecords::add(const FunctionTrace &T) {
   for (const BlockEvents &BE : T.Blocks)
     for (const Event &E : BE.Events)
       if (E.Key >= 0)
-        if (const ValueDecl *Id = identityOf(T.key(E.Key)))
+        if (const ValueDecl *Id = MpCollector::identity(T.key(E.Key)))
           Ordered.insert(scopeOf(Id));
 }
 
