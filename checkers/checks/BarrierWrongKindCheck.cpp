@@ -300,6 +300,16 @@ private:
     for (const BarrierAccess &A : After.All)
       if (A.E->Api && A.E->Api->Mmio)
         return false;
+    // A barrier right after a device register write, on every path,
+    // orders that write before whatever this CPU (or the next one to ring
+    // the same doorbell) writes later: a write-combined doorbell flushed
+    // (qede's `DIRECT_REG_WR_RELAXED(...); rte_wmb();`). It was not put
+    // there to order the doorbell against a later load.
+    if (!Before.NearestUnknown && !Before.Nearest.empty() &&
+        llvm::all_of(Before.Nearest, [](const BarrierAccess &A) {
+          return A.E->Kind == EventKind::Store && A.E->Api && A.E->Api->Mmio;
+        }))
+      return false;
     if ((E.Bits & OrdSS) && !(E.Bits & OrdSL) &&
         judgeStoreThenLoad(T, E, Block, Index, Before, After))
       return true;
