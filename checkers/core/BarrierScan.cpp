@@ -447,8 +447,29 @@ std::optional<MisplacedWrite> misplacedWriteBarrier(const FunctionTrace &T,
   // ck_hs_map_bound_set() stores probe_maximum and probe_bound[] with
   // ck_pr_store_*() and ends with ck_pr_fence_store() for its caller;
   // ck_stack_push_mpnc() links the node in with an exchange.
+  // A helper that stores another field of the published record and then
+  // the publication, and ends with the barrier, publishes a record of its
+  // own (DPDK mlx5's timestamp cache: the timestamp and the word packing
+  // the index with it, then rte_wmb() for what follows): the caller's
+  // stores before the call are not what it publishes. A helper that only
+  // sets the flag is still judged with its caller's data.
+  bool OwnRecord = false;
+  if (Barrier.Via && Publish->Via && Publish->S == Barrier.S) {
+    const auto *PubField = dyn_cast_or_null<FieldDecl>(PubId.Field);
+    for (const BarrierAccess &A : Before.All) {
+      if (!(A.Bits & AccStore) || A.E == Publish || !A.E->Via || A.E->S != Barrier.S)
+        continue;
+      AccessIdentity Id = accessIdentity(T, *A.E);
+      const auto *F = dyn_cast_or_null<FieldDecl>(Id.Field);
+      if (PubField && F && F != PubField && F->getParent() == PubField->getParent() &&
+          Id.Base == PubId.Base)
+        OwnRecord = true;
+    }
+  }
   for (const BarrierAccess &A : Before.All) {
     if (!(A.Bits & AccStore) || A.E == Publish || A.AtomicRMW || A.Marked)
+      continue;
+    if (OwnRecord && A.E->S != Barrier.S)
       continue;
     AccessIdentity Id = accessIdentity(T, *A.E);
     if (Id.valid() && !Id.same(PubId))
