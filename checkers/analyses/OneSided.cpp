@@ -2962,6 +2962,12 @@ std::vector<OsCandidate> scanOneSided(FunctionAnalyses &FA, Classifier &C,
     // analysis reports it (once, not at every call).
     // (Not a store-then-load whose wake-up is out here: the helper alone
     // shows no wake-up; nor a cached index whose slot is read out here.)
+    if (Out.size() > Before && Out.back().K == OsKind::Publish)
+      if (const auto *F = dyn_cast_or_null<FieldDecl>(Out.back().Id))
+        if (const MemberExpr *ME = findMember(Out.back().At.node(), F)) {
+          Out.back().Object = ME->getBase();
+          Out.back().ObjectFn = Out.back().At.Via ? Out.back().At.Via : T.FD;
+        }
     while (Out.size() > Before && Out.back().K != OsKind::StoreLoad &&
            Out.back().K != OsKind::StoreLoadWrongKind && Innermost(Out.back().At) &&
            Innermost(Out.back().Data) && Out.back().At.Loc == Out.back().Data.Loc &&
@@ -3021,6 +3027,27 @@ void OsEvidence::add(const FunctionTrace &T) {
             E.Use == ValueUse::Condition ||
             (E.Use == ValueUse::Assigned && E.Var && Conds.Vars.count(E.Var)))
           Bt |= EvTestedLoad;
+        // A load that orders what follows it: its object, for
+        // readersOnOtherInstances().
+        bool Ordered = acquireLike(E.Ord) || E.Ord != Order::Plain || Volatile;
+        for (size_t J = I + 1; !Ordered && J < Ev.size() && J <= I + 16; ++J) {
+          const Event &P = *Ev[J];
+          if (P.Kind == EventKind::Barrier) {
+            Ordered = P.Bits & OrdLL;
+            break;
+          }
+          if (P.Kind != EventKind::Load && P.Kind != EventKind::LocalDef &&
+              P.Kind != EventKind::LocalUpdate)
+            break;
+        }
+        if (Ordered) {
+          const auto *F = dyn_cast_or_null<FieldDecl>(Id);
+          const MemberExpr *ME = F ? findMember(E.node(), F) : nullptr;
+          if (ME)
+            OrderedReaders[Id].push_back({E.Via ? E.Via : T.FD, ME->getBase()});
+          else
+            UnresolvedReaders.insert(Id);
+        }
         if (acquireLike(E.Ord) || isRcuAccessorName(E.ApiName)) {
           Bt |= EvAcquireLoad;
           if (const RecordDecl *RD = osOuterRecord(K.Field))
@@ -3095,6 +3122,36 @@ void OsEvidence::add(const FunctionTrace &T) {
   }
 }
 
+bool OsEvidence::readersOnOtherInstances(const OsCandidate &Cand) const {
+  if (!Cand.Id || !Cand.Object || !Cand.ObjectFn ||
+      UnresolvedReaders.count(Cand.Id))
+    return false;
+  auto It = OrderedReaders.find(Cand.Id);
+  if (It == OrderedReaders.end() || It->second.empty())
+    return false; // the readers are elsewhere
+  if (!Sites)
+    Sites = std::make_unique<CallSites>(Cand.ObjectFn->getASTContext());
+  SmallVector<Instance, 4> Stored;
+  if (!instancesOf(*Sites, Cand.ObjectFn, Cand.Object, Stored))
+    return false;
+  unsigned Others = 0;
+  for (const Reader &R : It->second) {
+    // The storing function's own load of the object it stores to (the
+    // relay reads ring 0's index to know where to put the next buffer).
+    if (R.Fn == Cand.ObjectFn && sameObjectExpr(R.Object, Cand.Object))
+      continue;
+    SmallVector<Instance, 4> Read;
+    if (!instancesOf(*Sites, R.Fn, R.Object, Read))
+      return false;
+    for (const Instance &S : Stored)
+      for (const Instance &L : Read)
+        if (!distinctInstances(S, L))
+          return false;
+    ++Others;
+  }
+  return Others > 0; // (only its own loads: the readers are elsewhere)
+}
+
 const OsEvidence::Where *OsEvidence::siblingFenced(const ValueDecl *Id) const {
   auto It = Sibling.find(Id);
   return It == Sibling.end() ? nullptr : &It->second;
@@ -3166,8 +3223,14 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
     if (Cand.LocklessReaders)
       return B & (EvAcquireLoad | EvMarkedLoad);
     // Another agent reads it with an acquire, or this file publishes it
-    // with a release or after smp_wmb() elsewhere (deviant ordering).
-    return B & (EvAcquireLoad | EvReleaseStore | EvFencedStore);
+    // with a release or after smp_wmb() elsewhere (deviant ordering)...
+    // unless every ordered reader of the file reads another object of the
+    // type: a relay that moves the queues' buffers into ring 0 and
+    // advances ring 0's index, which only its own caller reads (tg3's
+    // tg3_rx_prodring_xfer(); the queues' indices are the ones stored
+    // after smp_wmb() and read after smp_rmb()).
+    return (B & (EvAcquireLoad | EvReleaseStore | EvFencedStore)) &&
+           !Ev.readersOnOtherInstances(Cand);
   case OsKind::Retire:
   case OsKind::RetireWrongKind:
     return B & (EvAcquireLoad | EvMarkedLoad | EvReleaseStore | EvFencedStore);

@@ -31,6 +31,7 @@
 #ifndef SEQLINT_ONESIDED_H
 #define SEQLINT_ONESIDED_H
 
+#include "analyses/Instances.h"
 #include "analyses/QuietRecords.h"
 #include "core/Classifier.h"
 #include "core/Finding.h"
@@ -119,6 +120,10 @@ struct OsCandidate {
   Event Slot{};                 // CacheSlot: that slot read
   std::string SlotName;         // CacheSlot: 'd->addr'
   const clang::FunctionDecl *Fn = nullptr; // judged only if nothing calls it
+  /// Publish: the object the store is to (`dpr` in `dpr->prod_idx = n`)
+  /// and the function it is written in (the helper's, for an inlined one).
+  const clang::Expr *Object = nullptr;
+  const clang::FunctionDecl *ObjectFn = nullptr;
   /// RetireWrongKind with no slot load in its function: the field the
   /// stored position comes from (`WRITE_ONCE(c->tail, r->pos)`: pos). The
   /// slots were read by another call of the consumer; judged TU-wide
@@ -193,6 +198,12 @@ public:
   }
   /// Is Id quiet: see QuietRecords.
   bool quiet(const clang::ValueDecl *Id) const { return Quiet.quiet(Id); }
+  /// Does the file load Cand's location in order (an acquire, a marked
+  /// load, a load a read barrier follows), and is every such load provably
+  /// of another object than Cand's store (Instances.h)? Then the file's
+  /// ordered readers, which its ordered stores publish to, never read what
+  /// Cand stores.
+  bool readersOnOtherInstances(const OsCandidate &Cand) const;
 
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
@@ -206,6 +217,13 @@ private:
   llvm::DenseMap<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>, Where> CacheFenced;
   QuietRecords Quiet;
   const clang::FunctionDecl *Last = nullptr;
+  struct Reader {
+    const clang::FunctionDecl *Fn;
+    const clang::Expr *Object;
+  };
+  llvm::DenseMap<const clang::ValueDecl *, std::vector<Reader>> OrderedReaders;
+  llvm::DenseSet<const clang::ValueDecl *> UnresolvedReaders;
+  mutable std::unique_ptr<CallSites> Sites;
 };
 
 class FunctionAnalyses;
