@@ -665,10 +665,22 @@ private:
   void report(const FunctionTrace &T, const Event &E, const BarrierSide &Before,
               const BarrierSide &After, unsigned Need) {
     std::string Barrier = barrierSpelling(E);
+    // A read barrier before a store was written for the loads before it
+    // (a FIFO's slot reads, then its read index): name a load, a slot's
+    // if there is one, not a copy into the caller's memory that happens to
+    // be nearer.
+    bool ForLoads = (E.Bits & OrdLL) && !(E.Bits & OrdSS) && (Need & OrdLS);
+    const BarrierAccess *Slot = nullptr;
+    for (const BarrierAccess &A : Before.All)
+      if (ForLoads && !Slot && A.Bits == AccLoad && A.E->Key >= 0 &&
+          T.key(A.E->Key).hasSomeElement())
+        Slot = &A;
     const BarrierAccess &BA =
-        pick(Before, Need & (OrdSL | OrdSS) ? AccStore : AccLoad);
+        Slot ? *Slot
+             : pick(Before,
+                    !ForLoads && (Need & (OrdSL | OrdSS)) ? AccStore : AccLoad);
     const BarrierAccess &AA =
-        pick(After, Need & (OrdSL | OrdLL) ? AccLoad : AccStore);
+        pick(After, !ForLoads && (Need & (OrdSL | OrdLL)) ? AccLoad : AccStore);
     std::string Msg;
     std::string Use;
     if (Need & OrdSL) {
