@@ -2494,6 +2494,8 @@ struct Scan {
       Cand.Index = W;
       Cand.OwnerWord = true;
       Cand.DataId = osIdentity(DK);
+      if (const ValueDecl *R = ringOf(W, *WK))
+        Cand.Ring = osOuterRecord(R);
       if (Src) {
         Cand.SelfEvident = true;
         // The record laid over a mapping (the root itself holds an address
@@ -3011,6 +3013,10 @@ void OsEvidence::add(const FunctionTrace &T) {
   {
     for (size_t I = 0; I != Ev.size(); ++I) {
       const Event &E = *Ev[I];
+      if (E.Key >= 0 &&
+          (E.Kind == EventKind::RMW || E.Kind == EventKind::CounterInc))
+        if (const ValueDecl *Id = osIdentity(T.key(E.Key)))
+          Stepped.insert(Id); // a read-modify-write or a counter step
       if (E.Key < 0 || (E.Kind != EventKind::Load && E.Kind != EventKind::Store))
         continue;
       const LocationKey &K = T.key(E.Key);
@@ -3050,13 +3056,29 @@ void OsEvidence::add(const FunctionTrace &T) {
         }
         if (acquireLike(E.Ord) || isRcuAccessorName(E.ApiName)) {
           Bt |= EvAcquireLoad;
-          if (const RecordDecl *RD = osOuterRecord(K.Field))
+          if (const RecordDecl *RD = osOuterRecord(K.Field)) {
             Acquired.insert(RD);
+            if (K.Field->getType()->isIntegerType())
+              AcquiredPosition.insert(RD);
+          }
           Strong.try_emplace(Id, Where{E.Loc, Sp.empty() ? "an acquire load" : Sp, Fn});
         } else if (E.Ord != Order::Plain || Volatile) {
           Bt |= EvMarkedLoad;
         }
         continue;
+      }
+      // The values the file stores: one constant everywhere, or not.
+      {
+        std::optional<int64_t> V;
+        if (const Expr *SV = storedValue(E.S)) {
+          Expr::EvalResult R;
+          if (!SV->isValueDependent() &&
+              SV->EvaluateAsInt(R, T.FD->getASTContext()))
+            V = R.Val.getInt().getExtValue();
+        }
+        auto [It, New] = StoredConstant.try_emplace(Id, V);
+        if (!New && It->second != V)
+          It->second.reset();
       }
       if (releaseLike(E.Ord)) {
         Bt |= EvReleaseStore;
@@ -3213,6 +3235,17 @@ bool osSupported(const OsCandidate &Cand, const OsEvidence &Ev) {
   // an indirect table the head's flags announced).
   if (Cand.Descriptor && Ev.acquiredRecord(Cand.Descriptor) &&
       !(Ev.of(Cand.Id) & EvAcquireLoad))
+    return false;
+  // An ownership word in a slot of a ring whose position the file loads
+  // with an acquire: the ring hands its slots over by position, and the
+  // slot's words are data that position orders (memif's descriptors'
+  // flags and length, behind the acquired tail and the released head).
+  if (Cand.OwnerWord && Cand.Ring && Ev.acquiredPosition(Cand.Ring))
+    return false;
+  // ... or read before the word is stored: a field the file only ever
+  // sets to one constant (a ring's cookie, checked before a reconnect
+  // resets the positions) is no content a producer reuses.
+  if (Cand.OwnerWord && Cand.DataId && Ev.constantField(Cand.DataId))
     return false;
   if (Cand.SelfEvident)
     return true;

@@ -39,6 +39,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -183,6 +184,10 @@ public:
   /// Does the TU load a field of record RD (or of a record nested in it)
   /// with an acquire: a ring whose index publishes its slots?
   bool acquiredRecord(const clang::RecordDecl *RD) const { return Acquired.count(RD); }
+  /// ... an integer field of RD (a ring's position, not a pointer).
+  bool acquiredPosition(const clang::RecordDecl *RD) const {
+    return AcquiredPosition.count(RD);
+  }
   /// Does a lock of the file (taken, released or asserted) lie in a
   /// record of RD's type?
   bool lockedRecord(const clang::RecordDecl *RD) const {
@@ -204,9 +209,16 @@ public:
   /// ordered readers, which its ordered stores publish to, never read what
   /// Cand stores.
   bool readersOnOtherInstances(const OsCandidate &Cand) const;
+  /// Does the file store Id, and only ever one constant (a cookie)?
+  bool constantField(const clang::ValueDecl *Id) const {
+    auto It = StoredConstant.find(Id);
+    return It != StoredConstant.end() && It->second.has_value() &&
+           !Stepped.count(Id);
+  }
 
 private:
   llvm::DenseSet<const clang::RecordDecl *> Acquired;
+  llvm::DenseSet<const clang::RecordDecl *> AcquiredPosition;
   llvm::DenseSet<const clang::RecordDecl *> LockedRecords;
   llvm::DenseSet<const clang::FunctionDecl *> Called;
   llvm::DenseMap<const clang::FunctionDecl *, std::shared_ptr<const FunctionTrace>> Helpers;
@@ -224,6 +236,10 @@ private:
   llvm::DenseMap<const clang::ValueDecl *, std::vector<Reader>> OrderedReaders;
   llvm::DenseSet<const clang::ValueDecl *> UnresolvedReaders;
   mutable std::unique_ptr<CallSites> Sites;
+  /// The constant every store of a location stores, or none (it varies).
+  llvm::DenseMap<const clang::ValueDecl *, std::optional<int64_t>>
+      StoredConstant;
+  llvm::DenseSet<const clang::ValueDecl *> Stepped; // read-modify-written
 };
 
 class FunctionAnalyses;
