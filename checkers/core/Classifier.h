@@ -205,14 +205,18 @@ public:
   /// (FunctionTrace::CompilerOrderedCounters): its readers run on the
   /// writer's CPU, where barrier() orders and an odd count is never seen.
   bool isCompilerOrderedCounter(const LocationKey &K) const;
-  /// K is a message tag, not a seqcount: some function of the TU keeps the
-  /// value of an increment of it in a local (`seq = ++sc->fw_seq`) and
-  /// compares that local with another value it loads (the reply that
-  /// echoes the request's number: bnx2x's firmware mailbox). A seqcount
-  /// writer never checks its new count against anything but its parity.
-  /// (A value copied elsewhere is no sign: pvclock's writer copies its
-  /// version into the guest's copy.) Computed on first use, for the TU.
-  bool isMessageTag(const LocationKey &K);
+  /// K is no seqcount, whatever its increments look like:
+  ///  - a message tag: some function of the TU keeps the value of an
+  ///    increment of it in a local (`seq = ++sc->fw_seq`) and compares that
+  ///    local with another value it loads (the reply that echoes the
+  ///    request's number: bnx2x's firmware mailbox). A seqcount writer
+  ///    never checks its new count against anything but its parity. (A
+  ///    value copied elsewhere is no sign: pvclock's writer copies its
+  ///    version into the guest's copy.)
+  ///  - a count of things: some function steps it down (`list->cnt--`,
+  ///    bnx2x's ECORE_LIST_REMOVE_ENTRY()); a sequence only goes up.
+  /// Computed on first use, for the TU.
+  bool isNotSequence(const LocationKey &K);
   /// T has a location that the TU knows as a counter and T does not treat
   /// as one: classifying it again may recognize more.
   bool mayRecognizeMore(const FunctionTrace &T) const;
@@ -245,7 +249,7 @@ private:
   /// classified while one happened is not kept.
   unsigned Refusals = 0;
   llvm::DenseSet<const clang::ValueDecl *> KnownCounters;
-  std::optional<llvm::DenseSet<const clang::ValueDecl *>> MessageTags;
+  std::optional<llvm::DenseSet<const clang::ValueDecl *>> NotSequences;
   llvm::DenseSet<const clang::ValueDecl *> ParityCounters;
   llvm::DenseSet<const clang::ValueDecl *> BumpedCounters;
   llvm::DenseSet<const clang::ValueDecl *> CompilerOrdered;

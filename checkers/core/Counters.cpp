@@ -212,12 +212,12 @@ const VarDecl *namedLocal(const Expr *E) {
 
 } // namespace
 
-bool Classifier::isMessageTag(const LocationKey &K) {
+bool Classifier::isNotSequence(const LocationKey &K) {
   const ValueDecl *D = counterIdentity(K);
   if (!D)
     return false;
-  if (!MessageTags) {
-    MessageTags.emplace();
+  if (!NotSequences) {
+    NotSequences.emplace();
     // Per function: the locals that hold a count's new value, the locals
     // assigned something else (a load, a call's result), and the
     // comparisons of one with the other.
@@ -236,6 +236,28 @@ bool Classifier::isMessageTag(const LocationKey &K) {
       }
       bool VisitVarDecl(VarDecl *V) {
         assign(V, V->getInit());
+        return true;
+      }
+      // A location stepped down (`list->cnt--`, `n -= k`): a count of
+      // things, not a sequence, which only ever goes up.
+      llvm::DenseSet<const ValueDecl *> Down;
+      void down(const Expr *Target) {
+        Target = Target->IgnoreParenImpCasts();
+        if (const auto *ME = dyn_cast<MemberExpr>(Target))
+          Down.insert(ME->getMemberDecl());
+        else if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
+          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+              V && V->hasGlobalStorage())
+            Down.insert(V);
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        if (U->isDecrementOp())
+          down(U->getSubExpr());
+        return true;
+      }
+      bool VisitCompoundAssignOperator(CompoundAssignOperator *CA) {
+        if (CA->getOpcode() == BO_SubAssign)
+          down(CA->getLHS());
         return true;
       }
       bool VisitBinaryOperator(BinaryOperator *BO) {
@@ -258,17 +280,18 @@ bool Classifier::isMessageTag(const LocationKey &K) {
         continue;
       Finder F;
       F.TraverseStmt(FD->getBody());
+      NotSequences->insert(F.Down.begin(), F.Down.end());
       for (auto [A, B] : F.Compared)
         for (auto [Tag, Reply] : {std::pair(A, B), std::pair(B, A)}) {
           auto It = F.Holds.find(Tag);
           // The reply is another value: not the count itself read again.
           if (It != F.Holds.end() && F.Other.count(Reply) &&
               !F.Holds.count(Reply))
-            MessageTags->insert(It->second);
+            NotSequences->insert(It->second);
         }
     }
   }
-  return MessageTags->count(D) != 0;
+  return NotSequences->count(D) != 0;
 }
 
 } // namespace seqlint

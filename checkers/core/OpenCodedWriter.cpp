@@ -55,8 +55,8 @@ FunctionClassifier::WriteEvidence FunctionClassifier::writeEvidence() const {
 /// Key, incremented twice or more, is an open-coded writer's count. A
 /// bracketing without the evidence makes it a counter candidate.
 bool FunctionClassifier::isOpenWriter(int Key, const WriteEvidence &W) {
-  if (C.isMessageTag(T.Keys[Key]))
-    return false; // a request's number, matched by the reply
+  if (C.isNotSequence(T.Keys[Key]))
+    return false; // a request's number, or a count of things
   bool OddTested = T.OddCheckedKeys.count(Key);
   // Whatever its name: two increments of a marked (or odd-tested)
   // location that bracket stores to other shared data, in a function with
