@@ -1025,7 +1025,7 @@ std::string runSeqlint(ASTContext &Ctx, const MacroIndex &Macros,
     CC.Function = nullptr;
   }
   if (llvm::any_of(Checks, [](auto &C) { return C->usesMessagePassing(); })) {
-    Unit.messagePassing().noteSignalHandlers(Ctx);
+    Unit.messagePassing().noteUnitFacts(Ctx);
     Unit.messagePassing().noteQuietFlags();
   }
   for (auto &C : Checks)

@@ -518,7 +518,7 @@ void MpCollector::noteQuietFlags() {
       S.Quiet = Quiet.quiet(static_cast<const ValueDecl *>(S.Flag.Leaf));
 }
 
-void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
+void MpCollector::noteUnitFacts(ASTContext &Ctx) {
   if (Sides.empty())
     return; // nothing to pair: no walk of the TU
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -554,9 +554,45 @@ void MpCollector::noteSignalHandlers(ASTContext &Ctx) {
           add(DIE->getInit());
       return true;
     }
+    // The targets of atomic read-modify-writes in any function of the TU,
+    // analysed or not: a header's inline helper that no analysed function
+    // reaches still says what the location is (DPDK's mbuf reference
+    // count, stepped by rte_mbuf_refcnt_update()'s __atomic_add_fetch(),
+    // and set with rte_mbuf_refcnt_set() when a buffer is built: a count,
+    // not a flag).
+    llvm::DenseSet<const ValueDecl *> Updated;
+    void updated(const Expr *Ptr) {
+      Ptr = Ptr->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(Ptr);
+          U && U->getOpcode() == UO_AddrOf)
+        Ptr = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(Ptr))
+        Updated.insert(ME->getMemberDecl());
+      else if (const auto *DR = dyn_cast<DeclRefExpr>(Ptr))
+        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+            V && V->hasGlobalStorage())
+          Updated.insert(V);
+    }
+    bool VisitAtomicExpr(AtomicExpr *AE) {
+      switch (AE->getOp()) {
+      case AtomicExpr::AO__c11_atomic_init:
+      case AtomicExpr::AO__c11_atomic_load:
+      case AtomicExpr::AO__c11_atomic_store:
+      case AtomicExpr::AO__atomic_load:
+      case AtomicExpr::AO__atomic_load_n:
+      case AtomicExpr::AO__atomic_store:
+      case AtomicExpr::AO__atomic_store_n:
+        return true; // a load or a store, not a read-modify-write
+      default:
+        updated(AE->getPtr());
+        return true;
+      }
+    }
   };
   Finder F;
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const ValueDecl *D : F.Updated)
+    Excluded.insert(D);
   if (F.Handlers.empty())
     return;
   // Within a TU a side's Fn is its FunctionDecl.

@@ -182,10 +182,13 @@ public:
   /// --all-configurations) of that one file; "" otherwise.
   std::string configurationsApart(const MpMatch &M) const;
   bool empty() const { return Sides.empty(); }
-  /// Marks the sides of the functions this TU registers as signal
-  /// handlers (signal(), pqsignal(), sigaction's sa_handler). Called at the
-  /// end of the TU, before match().
-  void noteSignalHandlers(clang::ASTContext &Ctx);
+  /// One walk of the TU, when it has sides: marks the sides of the
+  /// functions it registers as signal handlers (signal(), pqsignal(),
+  /// sigaction's sa_handler), and excludes the targets of atomic
+  /// read-modify-writes in any of its functions, analysed or not (a
+  /// header's reference-count helper). Called at the end of the TU,
+  /// before match().
+  void noteUnitFacts(clang::ASTContext &Ctx);
   /// Sets the sides' Quiet from the records the TU orders or locks around.
   /// Called at the end of the TU, before match() and writeSummary().
   void noteQuietFlags();
