@@ -723,6 +723,21 @@ struct Scan {
   /// read), or S lies in a branch of a test of D's value (the kernel's
   /// load-to-store control dependency). Only for accesses of this
   /// function's own body.
+  /// The lvalue (or pointer) a store or read-modify-write writes through.
+  static const Expr *storeTarget(const Event &S) {
+    const Stmt *N = S.node();
+    if (const auto *BO = dyn_cast_or_null<BinaryOperator>(N);
+        BO && BO->isAssignmentOp())
+      return BO->getLHS();
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(N);
+        UO && UO->isIncrementDecrementOp())
+      return UO->getSubExpr();
+    if (const auto *AE = dyn_cast_or_null<AtomicExpr>(N))
+      return AE->getPtr();
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(N); CE && CE->getNumArgs())
+      return CE->getArg(0);
+    return nullptr;
+  }
   bool orderedByDependency(const Event &D, const Event &S) const {
     if (D.Via || S.Via || InlinedFrom.count(&D) || InlinedFrom.count(&S))
       return false;
@@ -732,6 +747,12 @@ struct Scan {
     Load = Load->IgnoreParenImpCasts();
     if (derivesFrom(valueOf(S), Load))
       return true;
+    // An address dependency: the store goes through the loaded pointer
+    // (`__atomic_sub_fetch(&rxq->umem->refcnt, 1, ...)` after loading
+    // `rxq->umem`); no CPU performs a store before its address is known.
+    if (const Expr *Target = storeTarget(S))
+      if (containsStmt(Target, Load) || derivesFrom(Target, Load))
+        return true;
     if (!Parents)
       Parents.emplace(const_cast<Stmt *>(T.FD->getBody()));
     const SourceManager &SM = Ctx.getSourceManager();
