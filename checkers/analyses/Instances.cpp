@@ -1,5 +1,6 @@
 //===- Instances.cpp - which object a pointer names, at the callers -------===//
 #include "analyses/Instances.h"
+#include "core/AstQueries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -45,38 +46,6 @@ public:
   }
 };
 
-/// Is V assigned, stepped or its address taken anywhere in S?
-bool changedIn(const Stmt *S, const VarDecl *V, unsigned Depth = 0) {
-  if (!S || Depth > 64)
-    return false;
-  auto IsV = [V](const Expr *E) {
-    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DR && DR->getDecl() == V;
-  };
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->isAssignmentOp() && IsV(BO->getLHS()))
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-      IsV(UO->getSubExpr()))
-    return true;
-  for (const Stmt *C : S->children())
-    if (changedIn(C, V, Depth + 1))
-      return true;
-  return false;
-}
-
-bool contains(const Stmt *S, const Stmt *X, unsigned Depth = 0) {
-  if (!S || Depth > 96)
-    return false;
-  if (S == X)
-    return true;
-  for (const Stmt *C : S->children())
-    if (contains(C, X, Depth + 1))
-      return true;
-  return false;
-}
-
 std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   Expr::EvalResult R;
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
@@ -98,7 +67,7 @@ std::optional<int64_t> loopLowerBound(const FunctionDecl *FD,
     if (!S || Result || Depth > 96)
       return;
     if (const auto *For = dyn_cast<ForStmt>(S);
-        For && contains(For->getBody(), At)) {
+        For && containsStmt(For->getBody(), At)) {
       std::optional<int64_t> Init;
       if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
         const auto *DR =
@@ -122,8 +91,8 @@ std::optional<int64_t> loopLowerBound(const FunctionDecl *FD,
         Up = CA->getOpcode() == BO_AddAssign && DR && DR->getDecl() == V &&
              Step && *Step > 0;
       }
-      if (Init && Up && !changedIn(For->getBody(), V) &&
-          !changedIn(For->getCond(), V))
+      if (Init && Up && !writtenIn(For->getBody(), V) &&
+          !writtenIn(For->getCond(), V))
         Result = Init;
       return; // the innermost loop with the call decides
     }
@@ -257,7 +226,7 @@ bool instancesAt(const CallSites &CS, const FunctionDecl *FD,
   Obj = Obj->IgnoreParenImpCasts();
   const auto *DR = dyn_cast<DeclRefExpr>(Obj);
   if (const auto *P = DR ? dyn_cast<ParmVarDecl>(DR->getDecl()) : nullptr) {
-    if (changedIn(FD->getBody(), P))
+    if (writtenIn(FD->getBody(), P))
       return false;
     const std::vector<CallSites::Site> *Sites = CS.of(FD);
     if (!Sites || Sites->empty())
@@ -274,7 +243,7 @@ bool instancesAt(const CallSites &CS, const FunctionDecl *FD,
   }
   if (const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
       V && V->hasLocalStorage()) {
-    if (!V->getInit() || changedIn(FD->getBody(), V))
+    if (!V->getInit() || writtenIn(FD->getBody(), V))
       return false;
     return instancesAt(CS, FD, At, V->getInit(), Out, Depth);
   }

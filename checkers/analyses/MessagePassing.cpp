@@ -565,13 +565,9 @@ void MpCollector::noteUnitFacts(ASTContext &Ctx) {
       Ptr = Ptr->IgnoreParenImpCasts();
       if (const auto *U = dyn_cast<UnaryOperator>(Ptr);
           U && U->getOpcode() == UO_AddrOf)
-        Ptr = U->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto *ME = dyn_cast<MemberExpr>(Ptr))
-        Updated.insert(ME->getMemberDecl());
-      else if (const auto *DR = dyn_cast<DeclRefExpr>(Ptr))
-        if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-            V && V->hasGlobalStorage())
-          Updated.insert(V);
+        Ptr = U->getSubExpr();
+      if (const ValueDecl *D = lvalueIdentity(Ptr))
+        Updated.insert(D);
     }
     bool VisitAtomicExpr(AtomicExpr *AE) {
       switch (AE->getOp()) {

@@ -6,6 +6,7 @@
 // generation numbers that are bumped but never odd.
 //
 //===----------------------------------------------------------------------===//
+#include "core/AstQueries.h"
 #include "core/Classifier.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -242,13 +243,8 @@ bool Classifier::isNotSequence(const LocationKey &K) {
       // things, not a sequence, which only ever goes up.
       llvm::DenseSet<const ValueDecl *> Down;
       void down(const Expr *Target) {
-        Target = Target->IgnoreParenImpCasts();
-        if (const auto *ME = dyn_cast<MemberExpr>(Target))
-          Down.insert(ME->getMemberDecl());
-        else if (const auto *DR = dyn_cast<DeclRefExpr>(Target))
-          if (const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-              V && V->hasGlobalStorage())
-            Down.insert(V);
+        if (const ValueDecl *D = lvalueIdentity(Target))
+          Down.insert(D);
       }
       bool VisitUnaryOperator(UnaryOperator *U) {
         if (U->isDecrementOp())
