@@ -50,7 +50,7 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   Expr::EvalResult R;
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
     return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  return R.Val.getInt().tryExtValue(); // (none for a 128-bit value)
 }
 
 /// The local V of FD as a counter of a for loop around At: set to a

@@ -3095,7 +3095,7 @@ void OsEvidence::add(const FunctionTrace &T) {
           Expr::EvalResult R;
           if (!SV->isValueDependent() &&
               SV->EvaluateAsInt(R, T.FD->getASTContext()))
-            V = R.Val.getInt().getExtValue();
+            V = R.Val.getInt().tryExtValue();
         }
         auto [It, New] = StoredConstant.try_emplace(Id, V);
         if (!New && It->second != V)
