@@ -338,12 +338,6 @@ ApiModel::ApiModel() {
   add("rte_rmb", barrier(BarrierKind::Read, Family::DPDK));
   add("rte_smp_wmb", barrier(BarrierKind::Write, Family::DPDK));
   add("rte_wmb", barrier(BarrierKind::Write, Family::DPDK));
-  // Device I/O write barriers (a compiler barrier on x86, `dmb oshst` on
-  // arm64): what a driver puts between descriptor stores and a relaxed
-  // doorbell. (rte_io_rmb() is left to its expansion: a virtio config
-  // generation read between two of them is no seqcount reader.)
-  add("rte_io_mb", barrier(BarrierKind::Full, Family::DPDK));
-  add("rte_io_wmb", barrier(BarrierKind::Write, Family::DPDK));
   add("rte_compiler_barrier", barrier(BarrierKind::Compiler, Family::DPDK));
   add("rte_pause", role(Role::Pure, Family::DPDK));
 
