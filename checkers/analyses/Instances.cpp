@@ -5,7 +5,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
-#include <functional>
 #include <optional>
 
 using namespace clang;
@@ -46,68 +45,65 @@ public:
   }
 };
 
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().tryExtValue(); // (none for a 128-bit value)
+/// The outermost for loop in S whose body holds At (null if none).
+const ForStmt *loopAround(const Stmt *S, const CallExpr *At,
+                          unsigned Depth = 0) {
+  if (!S || Depth > 96)
+    return nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S);
+      For && containsStmt(For->getBody(), At))
+    return For;
+  for (const Stmt *C : S->children())
+    if (const ForStmt *F = loopAround(C, At, Depth + 1))
+      return F;
+  return nullptr;
 }
 
-/// The local V of FD as a counter of a for loop around At: set to a
+/// The local V of FD as the counter of the outermost for loop around At
+/// (a counter of a loop nested in it is not looked for): set to a
 /// constant by the loop's init, stepped up by its increment, and changed
 /// nowhere in its body. Its smallest value there.
 std::optional<int64_t> loopLowerBound(const FunctionDecl *FD,
                                       const CallExpr *At, const VarDecl *V) {
-  if (!FD || !At || !FD->getBody())
+  if (!FD || !At)
+    return std::nullopt;
+  const ForStmt *For = loopAround(FD->getBody(), At);
+  if (!For)
     return std::nullopt;
   const ASTContext &Ctx = FD->getASTContext();
-  std::optional<int64_t> Result;
-  std::function<void(const Stmt *, unsigned)> Walk = [&](const Stmt *S,
-                                                         unsigned Depth) {
-    if (!S || Result || Depth > 96)
-      return;
-    if (const auto *For = dyn_cast<ForStmt>(S);
-        For && containsStmt(For->getBody(), At)) {
-      std::optional<int64_t> Init;
-      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
-        const auto *DR =
-            dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
-        if (BO->getOpcode() == BO_Assign && DR && DR->getDecl() == V)
-          Init = constantOf(BO->getRHS(), Ctx);
-      } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
-        if (DS->isSingleDecl() && DS->getSingleDecl() == V && V->getInit())
-          Init = constantOf(V->getInit(), Ctx);
-      }
-      bool Up = false;
-      if (const auto *UO = dyn_cast_or_null<UnaryOperator>(For->getInc())) {
-        const auto *DR =
-            dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
-        Up = UO->isIncrementOp() && DR && DR->getDecl() == V;
-      } else if (const auto *CA =
-                     dyn_cast_or_null<CompoundAssignOperator>(For->getInc())) {
-        const auto *DR =
-            dyn_cast<DeclRefExpr>(CA->getLHS()->IgnoreParenImpCasts());
-        std::optional<int64_t> Step = constantOf(CA->getRHS(), Ctx);
-        Up = CA->getOpcode() == BO_AddAssign && DR && DR->getDecl() == V &&
-             Step && *Step > 0;
-      }
-      if (Init && Up && !writtenIn(For->getBody(), V) &&
-          !writtenIn(For->getCond(), V))
-        Result = Init;
-      return; // the innermost loop with the call decides
-    }
-    for (const Stmt *C : S->children())
-      Walk(C, Depth + 1);
+  auto IsV = [V](const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == V;
   };
-  Walk(FD->getBody(), 0);
-  return Result;
+  std::optional<int64_t> Init;
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit())) {
+    if (BO->getOpcode() == BO_Assign && IsV(BO->getLHS()))
+      Init = integerConstant(BO->getRHS(), Ctx);
+  } else if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit())) {
+    if (DS->isSingleDecl() && DS->getSingleDecl() == V)
+      Init = integerConstant(V->getInit(), Ctx);
+  }
+  bool Up = false;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(For->getInc())) {
+    Up = UO->isIncrementOp() && IsV(UO->getSubExpr());
+  } else if (const auto *CA =
+                 dyn_cast_or_null<CompoundAssignOperator>(For->getInc())) {
+    std::optional<int64_t> Step = integerConstant(CA->getRHS(), Ctx);
+    Up = CA->getOpcode() == BO_AddAssign && IsV(CA->getLHS()) && Step &&
+         *Step > 0;
+  }
+  if (Init && Up && !writtenIn(For->getBody(), V) &&
+      !writtenIn(For->getCond(), V))
+    return Init;
+  return std::nullopt;
 }
 
 /// Can two subscripts, as written at their instances, never be equal?
 bool indicesDiffer(const Expr *A, const Instance &IA, const Expr *B,
                    const Instance &IB) {
   const ASTContext &Ctx = IA.In->getASTContext();
-  std::optional<int64_t> CA = constantOf(A, Ctx), CB = constantOf(B, Ctx);
+  std::optional<int64_t> CA = integerConstant(A, Ctx),
+                         CB = integerConstant(B, Ctx);
   if (CA && CB)
     return *CA != *CB;
   auto CounterAbove = [&](const Expr *X, const Instance &I, int64_t C) {
@@ -205,8 +201,8 @@ bool distinctExpr(const Instance &A, const Instance &B) {
       Apart = X.Field->getParent() == Y.Field->getParent() &&
               !X.Field->getParent()->isUnion();
     } else if (X.Index && Y.Index) {
-      std::optional<int64_t> CX = constantOf(X.Index, Ctx),
-                             CY = constantOf(Y.Index, Ctx);
+      std::optional<int64_t> CX = integerConstant(X.Index, Ctx),
+                             CY = integerConstant(Y.Index, Ctx);
       if (CX && CY && *CX == *CY)
         continue; // the same element
       Apart = indicesDiffer(X.Index, A, Y.Index, B);

@@ -570,19 +570,9 @@ void MpCollector::noteUnitFacts(ASTContext &Ctx) {
         Updated.insert(D);
     }
     bool VisitAtomicExpr(AtomicExpr *AE) {
-      switch (AE->getOp()) {
-      case AtomicExpr::AO__c11_atomic_init:
-      case AtomicExpr::AO__c11_atomic_load:
-      case AtomicExpr::AO__c11_atomic_store:
-      case AtomicExpr::AO__atomic_load:
-      case AtomicExpr::AO__atomic_load_n:
-      case AtomicExpr::AO__atomic_store:
-      case AtomicExpr::AO__atomic_store_n:
-        return true; // a load or a store, not a read-modify-write
-      default:
+      if (atomicAccessKind(AE) == EventKind::RMW)
         updated(AE->getPtr());
-        return true;
-      }
+      return true;
     }
   };
   Finder F;

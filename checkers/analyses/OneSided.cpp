@@ -716,13 +716,6 @@ struct Scan {
     });
   }
 
-  /// Is the store S ordered after the load D by a dependency, as every CPU
-  /// keeps it (a store is never made visible before the loads its value or
-  /// its execution depend on): S stores a value computed from D's (`head =
-  /// slot[head].next`: a list walked, not a position moved past what was
-  /// read), or S lies in a branch of a test of D's value (the kernel's
-  /// load-to-store control dependency). Only for accesses of this
-  /// function's own body.
   /// The lvalue (or pointer) a store or read-modify-write writes through.
   static const Expr *storeTarget(const Event &S) {
     const Stmt *N = S.node();
@@ -738,6 +731,13 @@ struct Scan {
       return CE->getArg(0);
     return nullptr;
   }
+  /// Is the store S ordered after the load D by a dependency, as every CPU
+  /// keeps it (a store is never made visible before the loads its value or
+  /// its execution depend on): S stores a value computed from D's (`head =
+  /// slot[head].next`: a list walked, not a position moved past what was
+  /// read), S lies in a branch of a test of D's value (the kernel's
+  /// load-to-store control dependency), or S's address comes from D (an
+  /// address dependency). Only for accesses of this function's own body.
   bool orderedByDependency(const Event &D, const Event &S) const {
     if (D.Via || S.Via || InlinedFrom.count(&D) || InlinedFrom.count(&S))
       return false;
@@ -3056,7 +3056,7 @@ void OsEvidence::add(const FunctionTrace &T) {
           Bt |= EvTestedLoad;
         // A load that orders what follows it: its object, for
         // readersOnOtherInstances().
-        bool Ordered = acquireLike(E.Ord) || E.Ord != Order::Plain || Volatile;
+        bool Ordered = E.Ord != Order::Plain || Volatile;
         for (size_t J = I + 1; !Ordered && J < Ev.size() && J <= I + 16; ++J) {
           const Event &P = *Ev[J];
           if (P.Kind == EventKind::Barrier) {
@@ -3090,13 +3090,8 @@ void OsEvidence::add(const FunctionTrace &T) {
       }
       // The values the file stores: one constant everywhere, or not.
       {
-        std::optional<int64_t> V;
-        if (const Expr *SV = storedValue(E.S)) {
-          Expr::EvalResult R;
-          if (!SV->isValueDependent() &&
-              SV->EvaluateAsInt(R, T.FD->getASTContext()))
-            V = R.Val.getInt().tryExtValue();
-        }
+        std::optional<int64_t> V =
+            integerConstant(storedValue(E.S), T.FD->getASTContext());
         auto [It, New] = StoredConstant.try_emplace(Id, V);
         if (!New && It->second != V)
           It->second.reset();

@@ -31,6 +31,29 @@ bool containsStmt(const Stmt *Outer, const Stmt *Inner, unsigned Depth) {
   return false;
 }
 
+std::optional<int64_t> integerConstant(const Expr *E, const ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().tryExtValue(); // (none for a 128-bit value)
+}
+
+EventKind atomicAccessKind(const AtomicExpr *AE) {
+  switch (AE->getOp()) {
+  case AtomicExpr::AO__c11_atomic_load:
+  case AtomicExpr::AO__atomic_load_n:
+  case AtomicExpr::AO__atomic_load:
+    return EventKind::Load;
+  case AtomicExpr::AO__c11_atomic_store:
+  case AtomicExpr::AO__atomic_store_n:
+  case AtomicExpr::AO__atomic_store:
+  case AtomicExpr::AO__c11_atomic_init:
+    return EventKind::Store;
+  default:
+    return EventKind::RMW;
+  }
+}
+
 const ValueDecl *lvalueIdentity(const Expr *E) {
   for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
     E = E->IgnoreParenImpCasts();

@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 
 namespace seqlint {
 
@@ -38,6 +39,15 @@ const clang::Expr *storedValue(const clang::Stmt *S, bool Compound = false,
 /// functions: its last field (`p->a.b`, `q->arr[i]`: b, arr), or a global
 /// variable; null for locals and anything else.
 const clang::ValueDecl *lvalueIdentity(const clang::Expr *E);
+
+/// The integer value of a constant expression, if it has one that fits
+/// in 64 bits.
+std::optional<int64_t> integerConstant(const clang::Expr *E,
+                                       const clang::ASTContext &Ctx);
+
+/// What an atomic builtin does to its location: a Load, a Store (also an
+/// initialisation) or an RMW (every other operation).
+EventKind atomicAccessKind(const clang::AtomicExpr *AE);
 
 /// 0, NULL or false, also through the temporaries of a macro
 /// (rcu_assign_pointer() copies its value into a local first).

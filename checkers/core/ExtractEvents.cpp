@@ -4,8 +4,9 @@
 // per atomic builtin, and per asm barrier.
 //
 //===----------------------------------------------------------------------===//
-#include "core/FunctionClassifier.h"
+#include "core/AstQueries.h"
 #include "core/Compat.h"
+#include "core/FunctionClassifier.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -260,26 +261,18 @@ void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
   Ev.Key = keyOf(AE->getPtr(), true);
   if (Ev.Key >= 0 && T.Keys[Ev.Key].isLocal())
     return;
-  switch (AE->getOp()) {
-  case AtomicExpr::AO__c11_atomic_load:
-  case AtomicExpr::AO__atomic_load_n:
-  case AtomicExpr::AO__atomic_load:
-    Ev.Kind = EventKind::Load;
+  Ev.Kind = atomicAccessKind(AE);
+  if (Ev.Kind == EventKind::Load) {
     LoadNodes[AE] = Ev.Key;
     useOf(AE, Ev);
-    break;
-  case AtomicExpr::AO__c11_atomic_store:
-  case AtomicExpr::AO__atomic_store_n:
-  case AtomicExpr::AO__atomic_store:
-  case AtomicExpr::AO__c11_atomic_init:
-    Ev.Kind = EventKind::Store;
+  } else if (Ev.Kind == EventKind::Store) {
     Ev.Increment = isIncrementOf(AE->getVal1(), Ev.Key);
     Ev.IncParam = Ev.Increment ? nullptr : incrementedParam(AE->getVal1(), Ctx);
-    break;
+  }
+  switch (AE->getOp()) {
   case AtomicExpr::AO__c11_atomic_fetch_add:
   case AtomicExpr::AO__atomic_fetch_add:
   case AtomicExpr::AO__atomic_add_fetch:
-    Ev.Kind = EventKind::RMW;
     Ev.Increment = isIntLiteral(AE->getVal1(), Ctx, 1);
     break;
   case AtomicExpr::AO__c11_atomic_compare_exchange_strong:
@@ -287,12 +280,10 @@ void FunctionClassifier::classifyAtomic(const AtomicExpr *AE, BlockEvents &B) {
   case AtomicExpr::AO__atomic_compare_exchange_n:
     // cmpxchg(&x, old, old + 1) with old loaded from x: a claim of the
     // count, the writer's odd increment done atomically.
-    Ev.Kind = EventKind::RMW;
     Ev.Increment = isIncrementOf(AE->getVal2(), Ev.Key);
     Ev.Claim = Ev.Increment;
     break;
   default:
-    Ev.Kind = EventKind::RMW;
     break;
   }
   B.Events.push_back(Ev);
